@@ -1,0 +1,329 @@
+//! Parsing of `#[mcp_tool(...)]` and of `#[arg(...)]` on parameters.
+
+use proc_macro2::{Span, TokenStream};
+use syn::meta::ParseNestedMeta;
+use syn::parse::Parser;
+use syn::{Attribute, Expr, ExprLit, Lit, Path, Token};
+
+pub(crate) const NAME: &str = "name";
+pub(crate) const TITLE: &str = "title";
+pub(crate) const DESCRIPTION: &str = "description";
+pub(crate) const READ_ONLY: &str = "read_only";
+pub(crate) const DESTRUCTIVE: &str = "destructive";
+pub(crate) const IDEMPOTENT: &str = "idempotent";
+pub(crate) const OPEN_WORLD: &str = "open_world";
+pub(crate) const CRATE: &str = "crate";
+
+const TOOL_KEYS: &[&str] = &[
+    NAME,
+    TITLE,
+    DESCRIPTION,
+    READ_ONLY,
+    DESTRUCTIVE,
+    IDEMPOTENT,
+    OPEN_WORLD,
+    CRATE,
+];
+const ARG_KEYS: &[&str] = &[DESCRIPTION];
+
+/// The attribute on parameters.
+pub(crate) const ARG: &str = "arg";
+
+/// A value given in an attribute, with the span of its key for error messages.
+pub(crate) struct Spanned<T> {
+    pub(crate) value: T,
+    pub(crate) span: Span,
+}
+
+/// `#[mcp_tool(...)]`.
+#[derive(Default)]
+pub(crate) struct ToolArgs {
+    pub(crate) name: Option<Spanned<String>>,
+    pub(crate) title: Option<Spanned<String>>,
+    pub(crate) description: Option<Spanned<String>>,
+    pub(crate) read_only: Option<Spanned<bool>>,
+    pub(crate) destructive: Option<Spanned<bool>>,
+    pub(crate) idempotent: Option<Spanned<bool>>,
+    pub(crate) open_world: Option<Spanned<bool>>,
+    pub(crate) krate: Option<Path>,
+}
+
+/// `#[arg(...)]`.
+#[derive(Default)]
+pub(crate) struct ArgArgs {
+    pub(crate) description: Option<Spanned<String>>,
+}
+
+/// Parses the arguments of `#[mcp_tool(...)]`, collecting every error.
+pub(crate) fn tool_args(tokens: TokenStream) -> syn::Result<ToolArgs> {
+    let mut args = ToolArgs::default();
+    let mut errors = Errors::default();
+    let parser = syn::meta::parser(|meta| {
+        let key = key_of(&meta);
+        let span = meta
+            .path
+            .segments
+            .first()
+            .map_or_else(Span::call_site, |s| s.ident.span());
+        let result = match key.as_str() {
+            NAME => string(&meta, &key).and_then(|v| set(&mut args.name, &key, span, v)),
+            TITLE => string(&meta, &key).and_then(|v| set(&mut args.title, &key, span, v)),
+            DESCRIPTION => {
+                string(&meta, &key).and_then(|v| set(&mut args.description, &key, span, v))
+            }
+            READ_ONLY => flag(&meta, &key).and_then(|v| set(&mut args.read_only, &key, span, v)),
+            DESTRUCTIVE => {
+                flag(&meta, &key).and_then(|v| set(&mut args.destructive, &key, span, v))
+            }
+            IDEMPOTENT => flag(&meta, &key).and_then(|v| set(&mut args.idempotent, &key, span, v)),
+            OPEN_WORLD => flag(&meta, &key).and_then(|v| set(&mut args.open_world, &key, span, v)),
+            CRATE => {
+                let path: Path = meta.value()?.parse()?;
+                if args.krate.replace(path).is_some() {
+                    Err(duplicate(&key, span))
+                } else {
+                    Ok(())
+                }
+            }
+            _ => Err(unknown("mcp_tool", &key, TOOL_KEYS, &meta)),
+        };
+        errors.push(result);
+        Ok(())
+    });
+    let parsed = parser.parse2(tokens);
+    errors.push(parsed);
+    errors.finish(args)
+}
+
+/// Parses every `#[arg(...)]` among `attrs`.
+pub(crate) fn arg_args(attrs: &[Attribute]) -> syn::Result<ArgArgs> {
+    let mut args = ArgArgs::default();
+    let mut errors = Errors::default();
+    for attr in attrs.iter().filter(|a| a.path().is_ident(ARG)) {
+        let parsed = attr.parse_nested_meta(|meta| {
+            let key = key_of(&meta);
+            let span = meta
+                .path
+                .segments
+                .first()
+                .map_or_else(Span::call_site, |s| s.ident.span());
+            let result = match key.as_str() {
+                DESCRIPTION => {
+                    string(&meta, &key).and_then(|v| set(&mut args.description, &key, span, v))
+                }
+                _ => Err(unknown("arg", &key, ARG_KEYS, &meta)),
+            };
+            errors.push(result);
+            Ok(())
+        });
+        errors.push(parsed);
+    }
+    errors.finish(args)
+}
+
+fn key_of(meta: &ParseNestedMeta<'_>) -> String {
+    let path = &meta.path;
+    quote::quote!(#path).to_string().replace(' ', "")
+}
+
+fn set<T>(slot: &mut Option<Spanned<T>>, key: &str, span: Span, value: T) -> syn::Result<()> {
+    if slot.is_some() {
+        return Err(duplicate(key, span));
+    }
+    *slot = Some(Spanned { value, span });
+    Ok(())
+}
+
+fn duplicate(key: &str, span: Span) -> syn::Error {
+    syn::Error::new(span, format!("duplicate attribute `{key}`"))
+}
+
+fn string(meta: &ParseNestedMeta<'_>, key: &str) -> syn::Result<String> {
+    let message = format!("`{key}` expects a string, like `{key} = \"...\"`");
+    match value(meta)? {
+        Value::Expr(Expr::Lit(ExprLit {
+            lit: Lit::Str(s), ..
+        })) => Ok(s.value()),
+        Value::Expr(other) => Err(syn::Error::new_spanned(other, message)),
+        Value::List(list) => Err(syn::Error::new_spanned(list, message)),
+        Value::Absent => Err(meta.error(message)),
+    }
+}
+
+/// `key` alone means true; `key = true` and `key = false` say it explicitly.
+fn flag(meta: &ParseNestedMeta<'_>, key: &str) -> syn::Result<bool> {
+    let message = format!("`{key}` expects `true` or `false`, or no value");
+    match value(meta)? {
+        Value::Absent => Ok(true),
+        Value::Expr(Expr::Lit(ExprLit {
+            lit: Lit::Bool(b), ..
+        })) => Ok(b.value),
+        Value::Expr(other) => Err(syn::Error::new_spanned(other, message)),
+        Value::List(list) => Err(syn::Error::new_spanned(list, message)),
+    }
+}
+
+enum Value {
+    Absent,
+    Expr(Expr),
+    List(proc_macro2::TokenTree),
+}
+
+/// The value after the key, consumed whatever it is, so that one bad value is one error.
+fn value(meta: &ParseNestedMeta<'_>) -> syn::Result<Value> {
+    if meta.input.peek(Token![=]) {
+        return Ok(Value::Expr(meta.value()?.parse()?));
+    }
+    if meta.input.peek(syn::token::Paren) {
+        return Ok(Value::List(meta.input.parse()?));
+    }
+    Ok(Value::Absent)
+}
+
+fn unknown(attr: &str, key: &str, valid: &[&str], meta: &ParseNestedMeta<'_>) -> syn::Error {
+    let expected = valid
+        .iter()
+        .map(|k| format!("`{k}`"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let hint = closest(key, valid)
+        .map(|k| format!("; did you mean `{k}`?"))
+        .unwrap_or_default();
+    // Skip the value so parsing goes on with the next key.
+    let _ = value(meta);
+    meta.error(format!(
+        "unknown `{attr}` attribute `{key}`; expected one of {expected}{hint}"
+    ))
+}
+
+/// The valid key nearest to a misspelt one, if it is near enough to be what was meant.
+pub(crate) fn closest<'a>(key: &str, valid: &[&'a str]) -> Option<&'a str> {
+    valid
+        .iter()
+        .map(|v| (edit_distance(key, v), *v))
+        .filter(|(d, v)| *d <= v.len().max(3) / 3 + 1)
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, v)| v)
+}
+
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut prev = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let cost = usize::from(ca != *cb);
+            let next = (row[j] + 1).min(row[j + 1] + 1).min(prev + cost);
+            prev = row[j + 1];
+            row[j + 1] = next;
+        }
+    }
+    row[b.len()]
+}
+
+/// Errors gathered while parsing, so that one pass reports them all.
+#[derive(Default)]
+pub(crate) struct Errors(Option<syn::Error>);
+
+impl Errors {
+    pub(crate) fn push<T>(&mut self, result: syn::Result<T>) -> Option<T> {
+        match result {
+            Ok(value) => Some(value),
+            Err(e) => {
+                self.add(e);
+                None
+            }
+        }
+    }
+
+    pub(crate) fn add(&mut self, error: syn::Error) {
+        match &mut self.0 {
+            Some(all) => all.combine(error),
+            None => self.0 = Some(error),
+        }
+    }
+
+    pub(crate) fn finish<T>(self, value: T) -> syn::Result<T> {
+        match self.0 {
+            Some(e) => Err(e),
+            None => Ok(value),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use quote::quote;
+
+    fn errors(tokens: TokenStream) -> Vec<String> {
+        match tool_args(tokens) {
+            Ok(_) => vec![],
+            Err(e) => e.into_iter().map(|e| e.to_string()).collect(),
+        }
+    }
+
+    #[test]
+    fn flags_and_values() {
+        let args = tool_args(quote!(
+            name = "x",
+            read_only,
+            open_world = false,
+            title = "X"
+        ))
+        .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(args.name.unwrap().value, "x");
+        assert_eq!(args.title.unwrap().value, "X");
+        assert!(args.read_only.unwrap().value);
+        assert!(!args.open_world.unwrap().value);
+        assert!(args.destructive.is_none());
+        let args = tool_args(quote!(crate = ::my::tw)).unwrap_or_else(|e| panic!("{e}"));
+        assert!(args.krate.is_some());
+    }
+
+    #[test]
+    fn every_error_is_reported() {
+        assert_eq!(
+            errors(quote!(nmae = "x", read_only = 1, title)),
+            vec![
+                "unknown `mcp_tool` attribute `nmae`; expected one of `name`, `title`, \
+                 `description`, `read_only`, `destructive`, `idempotent`, `open_world`, \
+                 `crate`; did you mean `name`?",
+                "`read_only` expects `true` or `false`, or no value",
+                "`title` expects a string, like `title = \"...\"`",
+            ]
+        );
+        assert_eq!(
+            errors(quote!(name = "a", name = "b")),
+            vec!["duplicate attribute `name`"]
+        );
+    }
+
+    #[test]
+    fn suggestions_only_when_close() {
+        assert_eq!(closest("readonly", TOOL_KEYS), Some("read_only"));
+        assert_eq!(closest("desc", TOOL_KEYS), None);
+        assert_eq!(closest("zzzzzz", TOOL_KEYS), None);
+    }
+
+    #[test]
+    fn arg_attributes() {
+        let f: syn::ItemFn = syn::parse_quote! {
+            fn f(#[arg(description = "d")] a: i32, #[arg(descr = "x")] b: i32) {}
+        };
+        let attrs = |i: usize| match &f.sig.inputs[i] {
+            syn::FnArg::Typed(p) => p.attrs.clone(),
+            _ => unreachable!(),
+        };
+        assert_eq!(
+            arg_args(&attrs(0))
+                .unwrap_or_default()
+                .description
+                .unwrap()
+                .value,
+            "d"
+        );
+        assert!(arg_args(&attrs(1)).is_err());
+    }
+}

@@ -1,0 +1,106 @@
+//! Errors: the one a tool author returns on purpose, and the ones the server reports.
+
+use std::fmt;
+
+/// An error whose message the client, and the model behind it, should read.
+///
+/// Returned as `Err(ToolError)` from a tool, it becomes a result with `isError: true` and the
+/// message verbatim. `String` and `&str` errors are shown verbatim too. Any other error type is
+/// masked as "internal error (ref …)", with its details written to stderr under the same
+/// reference, unless you implement `From<YourError> for ToolError` to show it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ToolError {
+    message: String,
+}
+
+impl ToolError {
+    /// An error with the given message.
+    pub fn new(message: impl Into<String>) -> ToolError {
+        ToolError {
+            message: message.into(),
+        }
+    }
+
+    /// The message the client will see.
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+}
+
+impl fmt::Display for ToolError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for ToolError {}
+
+impl From<String> for ToolError {
+    fn from(message: String) -> ToolError {
+        ToolError::new(message)
+    }
+}
+
+impl From<&str> for ToolError {
+    fn from(message: &str) -> ToolError {
+        ToolError::new(message)
+    }
+}
+
+/// An error that stops a server from starting or serving.
+#[non_exhaustive]
+pub enum Error {
+    /// Two tools were registered under one name.
+    DuplicateTool {
+        /// The tool name.
+        name: String,
+        /// Where the first definition is (`file:line`).
+        first: String,
+        /// Where the second definition is (`file:line`).
+        second: String,
+    },
+    /// Reading stdin or writing stdout failed, or the async runtime could not start.
+    Io(std::io::Error),
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::DuplicateTool {
+                name,
+                first,
+                second,
+            } => write!(
+                f,
+                "two tools are named `{name}`: one defined at {first}, one at {second}; \
+                 give one of them another name with #[mcp_tool(name = \"...\")]"
+            ),
+            Error::Io(e) => write!(f, "i/o error: {e}"),
+        }
+    }
+}
+
+// `main` returning `Err` prints the `Debug` form: make it the readable message.
+impl fmt::Debug for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
+}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Error::Io(e) => Some(e),
+            Error::DuplicateTool { .. } => None,
+        }
+    }
+}
+
+impl From<std::io::Error> for Error {
+    fn from(e: std::io::Error) -> Error {
+        Error::Io(e)
+    }
+}
+
+/// `Result` with this crate's [`Error`].
+pub type Result<T, E = Error> = std::result::Result<T, E>;

@@ -1,0 +1,41 @@
+//! The runtime of [toolwright](https://docs.rs/toolwright): the Model Context Protocol over
+//! stdio, the tool registry, schema generation and result shaping.
+//!
+//! Most programs use it through the `toolwright` crate, whose `#[mcp_tool]` attribute generates
+//! the [`ToolSpec`] of each function. The items here are what that generated code and a server's
+//! `main` need.
+
+#![warn(missing_docs)]
+
+mod cli;
+mod dispatch;
+mod error;
+mod inflight;
+pub mod jsonrpc;
+mod log;
+mod output;
+pub mod protocol;
+mod schema;
+#[doc(hidden)]
+pub mod select;
+mod serve;
+mod server;
+mod tool;
+mod transport;
+mod wire;
+
+pub use error::{Error, Result, ToolError};
+pub use output::{Content, IntoToolOutput, Json, Text, ToolOutput};
+pub use protocol::ProtocolVersion;
+pub use schema::input_schema;
+pub use server::{DEFAULT_MAX_MESSAGE_SIZE, Server};
+pub use tool::{Annotations, Arguments, BoxFuture, Handler, Registration, Tool, ToolSpec};
+
+#[doc(hidden)]
+pub use inventory;
+#[doc(hidden)]
+pub use schemars;
+#[doc(hidden)]
+pub use serde;
+#[doc(hidden)]
+pub use serde_json;
