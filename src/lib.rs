@@ -13,7 +13,7 @@
 //! /// # Arguments
 //! /// * `a` - The first addend.
 //! /// * `b` - The second addend.
-//! #[mcp_tool(read_only, idempotent, open_world = false)]
+//! #[mcp_tool(read_only, open_world = false)]
 //! fn add(a: i64, b: i64) -> i64 {
 //!     a + b
 //! }

@@ -66,17 +66,15 @@ pub(crate) fn tool_args(tokens: TokenStream) -> syn::Result<ToolArgs> {
             .first()
             .map_or_else(Span::call_site, |s| s.ident.span());
         let result = match key.as_str() {
-            NAME => string(&meta, &key).and_then(|v| set(&mut args.name, &key, span, v)),
-            TITLE => string(&meta, &key).and_then(|v| set(&mut args.title, &key, span, v)),
-            DESCRIPTION => {
-                string(&meta, &key).and_then(|v| set(&mut args.description, &key, span, v))
-            }
-            READ_ONLY => flag(&meta, &key).and_then(|v| set(&mut args.read_only, &key, span, v)),
+            NAME => string(&meta, &key).and_then(|v| set(&mut args.name, &key, v)),
+            TITLE => string(&meta, &key).and_then(|v| set(&mut args.title, &key, v)),
+            DESCRIPTION => string(&meta, &key).and_then(|v| set(&mut args.description, &key, v)),
+            READ_ONLY => flag(&meta, &key, span).and_then(|v| set(&mut args.read_only, &key, v)),
             DESTRUCTIVE => {
-                flag(&meta, &key).and_then(|v| set(&mut args.destructive, &key, span, v))
+                flag(&meta, &key, span).and_then(|v| set(&mut args.destructive, &key, v))
             }
-            IDEMPOTENT => flag(&meta, &key).and_then(|v| set(&mut args.idempotent, &key, span, v)),
-            OPEN_WORLD => flag(&meta, &key).and_then(|v| set(&mut args.open_world, &key, span, v)),
+            IDEMPOTENT => flag(&meta, &key, span).and_then(|v| set(&mut args.idempotent, &key, v)),
+            OPEN_WORLD => flag(&meta, &key, span).and_then(|v| set(&mut args.open_world, &key, v)),
             CRATE => {
                 let path: Path = meta.value()?.parse()?;
                 if args.krate.replace(path).is_some() {
@@ -102,14 +100,9 @@ pub(crate) fn arg_args(attrs: &[Attribute]) -> syn::Result<ArgArgs> {
     for attr in attrs.iter().filter(|a| a.path().is_ident(ARG)) {
         let parsed = attr.parse_nested_meta(|meta| {
             let key = key_of(&meta);
-            let span = meta
-                .path
-                .segments
-                .first()
-                .map_or_else(Span::call_site, |s| s.ident.span());
             let result = match key.as_str() {
                 DESCRIPTION => {
-                    string(&meta, &key).and_then(|v| set(&mut args.description, &key, span, v))
+                    string(&meta, &key).and_then(|v| set(&mut args.description, &key, v))
                 }
                 _ => Err(unknown("arg", &key, ARG_KEYS, &meta)),
             };
@@ -126,11 +119,11 @@ fn key_of(meta: &ParseNestedMeta<'_>) -> String {
     quote::quote!(#path).to_string().replace(' ', "")
 }
 
-fn set<T>(slot: &mut Option<Spanned<T>>, key: &str, span: Span, value: T) -> syn::Result<()> {
+fn set<T>(slot: &mut Option<Spanned<T>>, key: &str, value: Spanned<T>) -> syn::Result<()> {
     if slot.is_some() {
-        return Err(duplicate(key, span));
+        return Err(duplicate(key, value.span));
     }
-    *slot = Some(Spanned { value, span });
+    *slot = Some(value);
     Ok(())
 }
 
@@ -138,26 +131,33 @@ fn duplicate(key: &str, span: Span) -> syn::Error {
     syn::Error::new(span, format!("duplicate attribute `{key}`"))
 }
 
-fn string(meta: &ParseNestedMeta<'_>, key: &str) -> syn::Result<String> {
+/// A string value, spanned at the literal (what an error about its content points at).
+fn string(meta: &ParseNestedMeta<'_>, key: &str) -> syn::Result<Spanned<String>> {
     let message = format!("`{key}` expects a string, like `{key} = \"...\"`");
     match value(meta)? {
         Value::Expr(Expr::Lit(ExprLit {
             lit: Lit::Str(s), ..
-        })) => Ok(s.value()),
+        })) => Ok(Spanned {
+            value: s.value(),
+            span: s.span(),
+        }),
         Value::Expr(other) => Err(syn::Error::new_spanned(other, message)),
         Value::List(list) => Err(syn::Error::new_spanned(list, message)),
         Value::Absent => Err(meta.error(message)),
     }
 }
 
-/// `key` alone means true; `key = true` and `key = false` say it explicitly.
-fn flag(meta: &ParseNestedMeta<'_>, key: &str) -> syn::Result<bool> {
+/// `key` alone means true; `key = true` and `key = false` say it explicitly. Spanned at the key.
+fn flag(meta: &ParseNestedMeta<'_>, key: &str, span: Span) -> syn::Result<Spanned<bool>> {
     let message = format!("`{key}` expects `true` or `false`, or no value");
     match value(meta)? {
-        Value::Absent => Ok(true),
+        Value::Absent => Ok(Spanned { value: true, span }),
         Value::Expr(Expr::Lit(ExprLit {
             lit: Lit::Bool(b), ..
-        })) => Ok(b.value),
+        })) => Ok(Spanned {
+            value: b.value,
+            span,
+        }),
         Value::Expr(other) => Err(syn::Error::new_spanned(other, message)),
         Value::List(list) => Err(syn::Error::new_spanned(list, message)),
     }

@@ -57,8 +57,8 @@ fn annotations(tool: &Tool<'_>, errors: &mut Errors) {
 fn signature(tool: &Tool<'_>, errors: &mut Errors) {
     let sig = &tool.original.sig;
     if !sig.generics.params.is_empty() || sig.generics.where_clause.is_some() {
-        errors.add(syn::Error::new(
-            sig.generics.span(),
+        errors.add(syn::Error::new_spanned(
+            &sig.generics,
             "a tool cannot be generic: its schemas are fixed when it is registered; use concrete types",
         ));
     }
@@ -80,8 +80,8 @@ fn signature(tool: &Tool<'_>, errors: &mut Errors) {
     if let Some(ty) = tool.output.value_type()
         && let Type::ImplTrait(_) = ty
     {
-        errors.add(syn::Error::new(
-            ty.span(),
+        errors.add(syn::Error::new_spanned(
+            ty,
             "a tool cannot return `impl Trait`: its output schema needs the concrete type",
         ));
     }
@@ -89,12 +89,12 @@ fn signature(tool: &Tool<'_>, errors: &mut Errors) {
 
 fn argument_type(ty: &Type, errors: &mut Errors) {
     match ty {
-        Type::ImplTrait(_) => errors.add(syn::Error::new(
-            ty.span(),
+        Type::ImplTrait(_) => errors.add(syn::Error::new_spanned(
+            ty,
             "an argument cannot be `impl Trait`: its input schema needs the concrete type",
         )),
-        Type::Reference(reference) => errors.add(syn::Error::new(
-            ty.span(),
+        Type::Reference(reference) => errors.add(syn::Error::new_spanned(
+            ty,
             format!(
                 "an argument cannot be a reference: it is deserialized from the client's JSON; \
                  take {} instead",

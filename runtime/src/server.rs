@@ -173,8 +173,12 @@ impl Server {
 
 /// The two locations of a name clash, in a stable order.
 fn ordered(a: &ToolSpec, b: &ToolSpec) -> (String, String) {
-    let (a, b) = (a.location(), b.location());
-    if a <= b { (a, b) } else { (b, a) }
+    let (a, b) = if (a.file, a.line) <= (b.file, b.line) {
+        (a, b)
+    } else {
+        (b, a)
+    };
+    (a.location(), b.location())
 }
 
 /// A built server: immutable, shared by every task of a connection.

@@ -1,0 +1,91 @@
+//! Every server binary is a command line tool too: `list`, `call`, `help`.
+
+mod common;
+
+use std::process::{Command, Output};
+
+use serde_json::{Value, json};
+
+fn quickstart(args: &[&str]) -> Output {
+    Command::new(common::example("quickstart"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("the example runs")
+}
+
+fn stdout_json(output: &Output) -> Value {
+    serde_json::from_slice(&output.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&output.stdout)))
+}
+
+#[test]
+fn list_prints_the_tools() {
+    let output = quickstart(&["list"]);
+    assert!(output.status.success());
+    let list = stdout_json(&output);
+    let names: Vec<&str> = list["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["add", "convert_length", "head", "text_stats"]);
+    // The latest revision's form: titles and output schemas included.
+    assert_eq!(list["tools"][3]["title"], "Text statistics");
+    assert!(list["tools"][3]["outputSchema"].is_object());
+}
+
+#[test]
+fn call_prints_the_result() {
+    let output = quickstart(&["call", "text_stats", r#"{"text": "a b c"}"#]);
+    assert!(output.status.success());
+    assert_eq!(
+        stdout_json(&output)["structuredContent"],
+        json!({"words": 3, "lines": 1, "characters": 5})
+    );
+}
+
+#[test]
+fn tool_errors_exit_one() {
+    let output = quickstart(&[
+        "call",
+        "convert_length",
+        r#"{"value": 1, "from": "x", "to": "m"}"#,
+    ]);
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(stdout_json(&output)["isError"], true);
+
+    let output = quickstart(&["call", "add", r#"{"a": 1}"#]);
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(
+        stdout_json(&output)["content"][0]["text"],
+        "invalid arguments: missing field `b`"
+    );
+
+    let output = quickstart(&["call", "no_such_tool"]);
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(
+        stdout_json(&output)["message"],
+        "Unknown tool: no_such_tool"
+    );
+}
+
+#[test]
+fn usage_errors_exit_two() {
+    for args in [
+        &["frobnicate"][..],
+        &["call"],
+        &["call", "add", "not json"],
+        &["call", "add", "[1]"],
+    ] {
+        let output = quickstart(args);
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(stderr.contains("usage: SERVER [COMMAND]"), "{stderr}");
+        assert!(output.stdout.is_empty());
+    }
+    let output = quickstart(&["help"]);
+    assert!(output.status.success());
+    assert!(String::from_utf8_lossy(&output.stdout).contains("call NAME [JSON]"));
+}

@@ -1,0 +1,194 @@
+//! Test clients: newline-delimited JSON-RPC over a real child process or over in-process pipes.
+#![allow(dead_code)] // each test file uses its own part of this module
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use toolwright::Server;
+
+/// Long enough for a loaded CI machine; only failing tests ever wait this long.
+pub const TIMEOUT: Duration = Duration::from_secs(20);
+
+/// The path of an example binary, built by `cargo test` beside the test binaries.
+pub fn example(name: &str) -> PathBuf {
+    let mut dir = std::env::current_exe().expect("test binary path");
+    dir.pop(); // the test binary
+    if dir.ends_with("deps") {
+        dir.pop();
+    }
+    let path = dir.join("examples").join(name);
+    if !path.exists() {
+        let status = Command::new(env!("CARGO"))
+            .args(["build", "--quiet", "--example", name])
+            .status()
+            .expect("cargo runs");
+        assert!(status.success(), "building example {name} failed");
+    }
+    path
+}
+
+/// One side of a JSON-RPC conversation.
+pub struct Client {
+    input: Option<Box<dyn Write + Send>>,
+    lines: Receiver<String>,
+    next_id: i64,
+}
+
+impl Client {
+    fn new(input: impl Write + Send + 'static, output: impl Read + Send + 'static) -> Client {
+        let (tx, lines) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(output).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Client {
+            input: Some(Box::new(input)),
+            lines,
+            next_id: 100,
+        }
+    }
+
+    /// Writes one raw line (a newline is added).
+    pub fn send_raw(&mut self, line: &[u8]) {
+        let input = self.input.as_mut().expect("input is open");
+        input.write_all(line).unwrap();
+        input.write_all(b"\n").unwrap();
+        input.flush().unwrap();
+    }
+
+    pub fn send(&mut self, message: &Value) {
+        self.send_raw(message.to_string().as_bytes());
+    }
+
+    /// The next line the server wrote, parsed.
+    pub fn recv(&mut self) -> Value {
+        let line = self
+            .lines
+            .recv_timeout(TIMEOUT)
+            .expect("the server answered in time");
+        serde_json::from_str(&line).unwrap_or_else(|e| panic!("not JSON ({e}): {line}"))
+    }
+
+    /// Asserts that the server writes nothing for `wait`.
+    pub fn expect_silence(&mut self, wait: Duration) {
+        match self.lines.recv_timeout(wait) {
+            Err(RecvTimeoutError::Timeout) => {}
+            Ok(line) => panic!("expected silence, got {line}"),
+            Err(RecvTimeoutError::Disconnected) => panic!("the server closed its output"),
+        }
+    }
+
+    /// Sends a request and returns the whole response.
+    pub fn request(&mut self, method: &str, params: Value) -> Value {
+        self.next_id += 1;
+        let id = self.next_id;
+        self.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
+        let response = self.recv();
+        assert_eq!(response["id"], id, "response to the request: {response}");
+        response
+    }
+
+    /// `initialize` with the given version, then `notifications/initialized`.
+    pub fn initialize(&mut self, version: &str) -> Value {
+        let response = self.request(
+            "initialize",
+            json!({
+                "protocolVersion": version,
+                "capabilities": {},
+                "clientInfo": {"name": "toolwright-tests", "version": "0"}
+            }),
+        );
+        self.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+        response
+    }
+
+    /// `tools/call`, returning the response.
+    pub fn call(&mut self, name: &str, arguments: Value) -> Value {
+        self.request("tools/call", json!({"name": name, "arguments": arguments}))
+    }
+
+    /// Closes the server's input.
+    pub fn close(&mut self) {
+        self.input = None;
+    }
+
+    /// Whether the server's output has ended (it closed stdout or exited).
+    pub fn output_ended(&self, wait: Duration) -> bool {
+        loop {
+            match self.lines.recv_timeout(wait) {
+                Err(RecvTimeoutError::Disconnected) => return true,
+                Err(RecvTimeoutError::Timeout) => return false,
+                Ok(_) => {}
+            }
+        }
+    }
+}
+
+/// A server process and a client on its stdin and stdout.
+pub struct Process {
+    pub child: Child,
+    pub client: Client,
+}
+
+impl Process {
+    pub fn spawn(example_name: &str) -> Process {
+        let mut child = Command::new(example(example_name))
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the example starts");
+        let input = child.stdin.take().unwrap();
+        let output = child.stdout.take().unwrap();
+        Process {
+            client: Client::new(input, output),
+            child,
+        }
+    }
+}
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A server running on a thread of this process, over OS pipes.
+pub struct InProcess {
+    pub client: Client,
+    pub server: Option<JoinHandle<toolwright::Result<()>>>,
+}
+
+impl InProcess {
+    pub fn start(server: Server) -> InProcess {
+        let (server_in, client_out) = std::io::pipe().unwrap();
+        let (client_in, server_out) = std::io::pipe().unwrap();
+        let handle =
+            std::thread::spawn(move || server.serve(BufReader::new(server_in), server_out));
+        InProcess {
+            client: Client::new(client_out, client_in),
+            server: Some(handle),
+        }
+    }
+
+    /// Closes the input and waits for `serve` to return.
+    pub fn finish(mut self) -> toolwright::Result<()> {
+        self.client.close();
+        self.server
+            .take()
+            .unwrap()
+            .join()
+            .expect("serve does not panic")
+    }
+}

@@ -1,0 +1,270 @@
+//! Tool behaviour through a real connection: return kinds, errors and their masking, panics,
+//! concurrency, discovery and explicit registration.
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use common::InProcess;
+use serde::Serialize;
+use serde_json::{Value, json};
+use toolwright::prelude::*;
+
+/// Sleeps on the calling thread, like a tool that does blocking I/O.
+#[mcp_tool]
+fn block_for(millis: u64) -> String {
+    std::thread::sleep(Duration::from_millis(millis));
+    format!("blocked {millis} ms")
+}
+
+/// Waits without blocking a thread.
+#[mcp_tool]
+async fn wait_for(millis: u64) -> String {
+    tokio::time::sleep(Duration::from_millis(millis)).await;
+    format!("waited {millis} ms")
+}
+
+/// Panics with a secret.
+#[mcp_tool]
+fn explode() -> String {
+    panic!("secret: the database password is hunter2")
+}
+
+/// Panics inside a future.
+#[mcp_tool]
+async fn explode_later() -> String {
+    tokio::task::yield_now().await;
+    panic!("secret: async panic")
+}
+
+/// Fails with an error the author did not write for the client.
+#[mcp_tool]
+fn io_failure() -> Result<String, std::io::Error> {
+    Err(std::io::Error::other("secret: /etc/shadow unreadable"))
+}
+
+/// Fails with a message meant for the client.
+#[mcp_tool]
+fn refuse(reason: String) -> Result<(), String> {
+    Err(reason)
+}
+
+/// Returns nothing.
+#[mcp_tool]
+fn nothing() {}
+
+#[derive(Serialize, schemars::JsonSchema)]
+struct Pair {
+    left: i32,
+    right: i32,
+}
+
+/// Returns a structured pair.
+#[mcp_tool(
+    name = "make.pair",
+    title = "Make a pair",
+    destructive = false,
+    idempotent
+)]
+fn make_pair(left: i32, right: Option<i32>) -> Pair {
+    Pair {
+        left,
+        right: right.unwrap_or(left),
+    }
+}
+
+/// Returns a string as structured output.
+#[mcp_tool]
+fn quoted() -> Json<String> {
+    Json("hi".into())
+}
+
+fn all_tools() -> Server {
+    Server::new("tools-test", "0.0.1").discover()
+}
+
+fn text(response: &Value) -> &str {
+    response["result"]["content"][0]["text"]
+        .as_str()
+        .unwrap_or_else(|| panic!("{response}"))
+}
+
+#[test]
+fn return_kinds() {
+    let mut server = InProcess::start(all_tools());
+    server.client.initialize("2025-11-25");
+    assert_eq!(
+        server.client.call("nothing", json!({}))["result"],
+        json!({"content": []})
+    );
+    assert_eq!(
+        server.client.call("make.pair", json!({"left": 3}))["result"],
+        json!({
+            "content": [{"type": "text", "text": "{\"left\":3,\"right\":3}"}],
+            "structuredContent": {"left": 3, "right": 3}
+        })
+    );
+    // `Json<String>` is structured, but its schema is not an object: before 2026-07-28 it can
+    // only travel as text, and no outputSchema is advertised for it.
+    assert_eq!(
+        server.client.call("quoted", json!({}))["result"],
+        json!({"content": [{"type": "text", "text": "\"hi\""}]})
+    );
+    server.finish().unwrap();
+}
+
+#[test]
+fn tool_metadata() {
+    let mut server = InProcess::start(all_tools());
+    server.client.initialize("2025-11-25");
+    let list = server.client.request("tools/list", json!({}));
+    let tools = list["result"]["tools"].as_array().unwrap();
+    let names: Vec<&str> = tools.iter().map(|t| t["name"].as_str().unwrap()).collect();
+    let mut sorted = names.clone();
+    sorted.sort_unstable();
+    assert_eq!(names, sorted, "tools/list is sorted by name");
+    let pair = tools.iter().find(|t| t["name"] == "make.pair").unwrap();
+    assert_eq!(pair["title"], "Make a pair");
+    assert_eq!(
+        pair["annotations"],
+        json!({"destructiveHint": false, "idempotentHint": true})
+    );
+    assert_eq!(pair["inputSchema"]["required"], json!(["left"]));
+    assert_eq!(pair["outputSchema"]["required"], json!(["left", "right"]));
+    let quoted = tools.iter().find(|t| t["name"] == "quoted").unwrap();
+    assert!(quoted.get("outputSchema").is_none());
+    assert!(quoted.get("annotations").is_none());
+    server.finish().unwrap();
+}
+
+#[test]
+fn panics_and_internal_errors_are_masked() {
+    let mut server = InProcess::start(all_tools());
+    server.client.initialize("2025-11-25");
+    for tool in ["explode", "explode_later", "io_failure"] {
+        let response = server.client.call(tool, json!({}));
+        assert_eq!(response["result"]["isError"], true, "{response}");
+        let message = text(&response);
+        assert!(message.starts_with("internal error (ref "), "{message}");
+        assert!(!message.contains("secret"), "{message}");
+    }
+    // The server is still serving.
+    assert_eq!(
+        text(&server.client.call("refuse", json!({"reason": "no"}))),
+        "no"
+    );
+    server.finish().unwrap();
+}
+
+#[test]
+fn internal_errors_can_be_shown_during_development() {
+    let mut server = InProcess::start(all_tools().expose_internal_errors(true));
+    server.client.initialize("2025-11-25");
+    let message = text(&server.client.call("io_failure", json!({}))).to_owned();
+    assert!(
+        message.ends_with("secret: /etc/shadow unreadable"),
+        "{message}"
+    );
+    let message = text(&server.client.call("explode", json!({}))).to_owned();
+    assert!(
+        message.ends_with("panicked: secret: the database password is hunter2"),
+        "{message}"
+    );
+    server.finish().unwrap();
+}
+
+#[test]
+fn chosen_error_messages_are_verbatim() {
+    let mut server = InProcess::start(all_tools());
+    server.client.initialize("2025-06-18");
+    let response = server
+        .client
+        .call("refuse", json!({"reason": "the city is unknown"}));
+    assert_eq!(
+        response["result"],
+        json!({"content": [{"type": "text", "text": "the city is unknown"}], "isError": true})
+    );
+    server.finish().unwrap();
+}
+
+#[test]
+fn a_blocking_tool_stalls_nothing_else() {
+    let mut server = InProcess::start(all_tools());
+    server.client.initialize("2025-11-25");
+    server.client.send(
+        &json!({"jsonrpc": "2.0", "id": "slow", "method": "tools/call",
+        "params": {"name": "block_for", "arguments": {"millis": 1500}}}),
+    );
+    let start = Instant::now();
+    assert_eq!(
+        server.client.request("ping", json!({}))["result"],
+        json!({})
+    );
+    assert_eq!(
+        text(&server.client.call("wait_for", json!({"millis": 1}))),
+        "waited 1 ms"
+    );
+    assert!(
+        start.elapsed() < Duration::from_millis(1500),
+        "answers waited for the blocking tool"
+    );
+    let slow = server.client.recv();
+    assert_eq!(slow["id"], "slow");
+    assert_eq!(text(&slow), "blocked 1500 ms");
+    server.finish().unwrap();
+}
+
+#[test]
+fn async_calls_overlap() {
+    let mut server = InProcess::start(all_tools());
+    server.client.initialize("2025-11-25");
+    let start = Instant::now();
+    for id in 0..20 {
+        server
+            .client
+            .send(&json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+            "params": {"name": "wait_for", "arguments": {"millis": 400}}}));
+    }
+    let mut ids: Vec<i64> = (0..20)
+        .map(|_| server.client.recv()["id"].as_i64().unwrap())
+        .collect();
+    ids.sort_unstable();
+    assert_eq!(ids, (0..20).collect::<Vec<_>>());
+    // Run one after another, twenty calls would take 8 s.
+    assert!(
+        start.elapsed() < Duration::from_secs(4),
+        "took {:?}",
+        start.elapsed()
+    );
+    server.finish().unwrap();
+}
+
+#[test]
+fn explicit_registration_serves_only_the_chosen_tools() {
+    let server = Server::new("subset", "1")
+        .tool::<nothing>()
+        .tool::<make_pair>();
+    let mut server = InProcess::start(server);
+    server.client.initialize("2025-11-25");
+    let list = server.client.request("tools/list", json!({}));
+    let names: Vec<&str> = list["result"]["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["make.pair", "nothing"]);
+    server.finish().unwrap();
+}
+
+#[test]
+fn registering_a_tool_twice_is_not_a_clash() {
+    let server = Server::new("twice", "1").discover().tool::<nothing>();
+    let mut server = InProcess::start(server);
+    server.client.initialize("2025-11-25");
+    assert_eq!(
+        server.client.call("nothing", json!({}))["result"],
+        json!({"content": []})
+    );
+    server.finish().unwrap();
+}

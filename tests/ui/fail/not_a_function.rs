@@ -1,0 +1,6 @@
+use toolwright::prelude::*;
+
+#[mcp_tool]
+struct NotAFunction;
+
+fn main() {}
