@@ -182,6 +182,8 @@ impl<E> ViaUnsupportedError<E> for Fails<E> {
 pub trait ToolErrorType {}
 
 #[cfg(test)]
+// The reference towers are the point: the borrows select the impl.
+#[allow(clippy::needless_borrow)]
 mod tests {
     use super::*;
     use crate::output::Repr;
