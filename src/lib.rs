@@ -58,17 +58,19 @@
 //! Every `#[mcp_tool]` function `foo` also defines a type `foo` that names the tool, for servers
 //! that register tools one by one: `toolwright::server!().tool::<foo>()`.
 
-pub use toolwright_macros::mcp_tool;
+pub use toolwright_macros::{mcp_tool, mcp_tool_type};
 pub use toolwright_runtime::{
-    Annotations, Content, Error, IntoToolOutput, Json, ProtocolVersion, Result, Server, Text, Tool,
-    ToolError, ToolOutput,
+    Annotations, Args, Cancellation, ClientInfo, Content, Context, Era, Error, Inject,
+    IntoToolOutput, Json, Progress, ProtocolVersion, Requirements, Result, Server, State, Text,
+    Tool, ToolError, ToolOutput,
 };
 
 /// The names most programs need: `use toolwright::prelude::*;`.
 pub mod prelude {
-    pub use crate::mcp_tool;
+    pub use crate::{mcp_tool, mcp_tool_type};
     pub use toolwright_runtime::{
-        Content, IntoToolOutput, Json, Server, Text, ToolError, ToolOutput,
+        Args, Cancellation, Content, Context, Inject, IntoToolOutput, Json, Progress, Server,
+        State, Text, ToolError, ToolOutput,
     };
 }
 
@@ -98,7 +100,8 @@ macro_rules! server {
 #[doc(hidden)]
 pub mod __private {
     pub use toolwright_runtime::{
-        Annotations, Arguments, BoxFuture, Handler, Registration, Tool, ToolOutput, ToolSpec,
-        input_schema, inventory, schemars, select, serde,
+        Annotations, Args, BoxFuture, Handler, Injector, Invocation, MethodRegistration,
+        Registration, Requirements, Tool, ToolOutput, ToolSpec, injector, input_schema, inventory,
+        schemars, select, serde, whole_input_schema,
     };
 }

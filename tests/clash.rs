@@ -1,5 +1,7 @@
 //! Two tools with one name stop the server at start, with both definition sites named.
 
+mod common;
+
 use toolwright::prelude::*;
 
 /// One tool.
@@ -22,15 +24,10 @@ fn two_tools_with_one_name_fail_at_start_naming_both_sites() {
             .tool::<lookup>()
             .tool::<other::find>(),
     ] {
-        let (input, _keep_open) = std::io::pipe().unwrap();
-        let error = server
-            .serve(std::io::BufReader::new(input), std::io::sink())
-            .unwrap_err()
-            .to_string();
         assert_eq!(
-            error,
-            "two tools are named `lookup`: one defined at tests/clash.rs:7, one at \
-             tests/clash.rs:14; give one of them another name with #[mcp_tool(name = \"...\")]"
+            common::start_error(server),
+            "two tools are named `lookup`: one defined at tests/clash.rs:9, one at \
+             tests/clash.rs:16; give one of them another name with #[mcp_tool(name = \"...\")]"
         );
     }
 }

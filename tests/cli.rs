@@ -60,7 +60,7 @@ fn tool_errors_exit_one() {
     assert_eq!(output.status.code(), Some(1));
     assert_eq!(
         stdout_json(&output)["content"][0]["text"],
-        "invalid arguments: missing field `b`"
+        "invalid arguments: missing field `b`, expected an integer"
     );
 
     let output = quickstart(&["call", "no_such_tool"]);

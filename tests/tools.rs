@@ -247,12 +247,7 @@ fn explicit_registration_serves_only_the_chosen_tools() {
     let mut server = InProcess::start(server);
     server.client.initialize("2025-11-25");
     let list = server.client.request("tools/list", json!({}));
-    let names: Vec<&str> = list["result"]["tools"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|t| t["name"].as_str().unwrap())
-        .collect();
+    let names = common::tool_names(&list);
     assert_eq!(names, ["make.pair", "nothing"]);
     server.finish().unwrap();
 }

@@ -1,20 +1,27 @@
-//! The model of one tool, read from the function and its attributes. Each part keeps a
-//! reference to the syntax it came from, so errors and generated code carry its span.
+//! The model of one tool, read from a function or method and its attributes. Each part keeps
+//! a reference to the syntax it came from, so errors and generated code carry its span.
 
 use proc_macro2::Span;
-use syn::spanned::Spanned;
-use syn::{FnArg, GenericArgument, Ident, ItemFn, Pat, PathArguments, ReturnType, Type};
+use syn::{
+    Attribute, Expr, FnArg, GenericArgument, Ident, Pat, PathArguments, Receiver, ReturnType,
+    Signature, Type, TypeReference,
+};
 
-use crate::attr::{self, Errors, ToolArgs};
+use crate::attr::{self, Errors, Spanned as At, ToolArgs};
 use crate::doc;
 
+/// The types the server injects, recognised by their last path segment.
+const INJECTABLE: &[&str] = &["Context", "Progress", "Cancellation", "State"];
+
 pub(crate) struct Tool<'a> {
-    pub(crate) original: &'a ItemFn,
+    pub(crate) attrs: &'a [Attribute],
+    pub(crate) sig: &'a Signature,
     pub(crate) args: ToolArgs,
     /// The MCP name: `name = "..."`, else the function's name.
     pub(crate) name: String,
     pub(crate) name_span: Span,
     pub(crate) description: Option<String>,
+    pub(crate) receiver: Option<&'a Receiver>,
     pub(crate) params: Vec<Param<'a>>,
     pub(crate) output: Output<'a>,
     /// `# Arguments` entries, kept to check that each names a parameter.
@@ -24,7 +31,23 @@ pub(crate) struct Tool<'a> {
 pub(crate) struct Param<'a> {
     pub(crate) ident: &'a Ident,
     pub(crate) ty: &'a Type,
-    pub(crate) description: Option<String>,
+    pub(crate) kind: ParamKind<'a>,
+}
+
+pub(crate) enum ParamKind<'a> {
+    /// A client argument: one property of the arguments object.
+    Argument {
+        description: Option<String>,
+        rename: Option<At<String>>,
+        default: Option<Box<Expr>>,
+    },
+    /// `Args<T>`: the whole arguments object.
+    Whole { inner: &'a Type },
+    /// Filled in by the server; `inner` is the type without its `&`.
+    Injected {
+        inner: &'a Type,
+        reference: Option<&'a TypeReference>,
+    },
 }
 
 /// What the function returns, as far as the syntax tells.
@@ -36,18 +59,28 @@ pub(crate) enum Output<'a> {
 }
 
 impl<'a> Tool<'a> {
-    pub(crate) fn parse(args: ToolArgs, original: &'a ItemFn) -> syn::Result<Tool<'a>> {
+    pub(crate) fn parse(
+        args: ToolArgs,
+        attrs: &'a [Attribute],
+        sig: &'a Signature,
+    ) -> syn::Result<Tool<'a>> {
         let mut errors = Errors::default();
-        let doc = doc::parse(&doc::lines(&original.attrs));
-        let params = original
-            .sig
-            .inputs
-            .iter()
-            .filter_map(|input| errors.push(Param::parse(input, &doc.arguments)))
-            .collect();
+        let doc = doc::parse(&doc::lines(attrs));
+        let mut receiver = None;
+        let mut params = Vec::new();
+        for input in &sig.inputs {
+            match input {
+                FnArg::Receiver(r) => receiver = Some(r),
+                FnArg::Typed(pat_type) => {
+                    if let Some(param) = errors.push(Param::parse(pat_type, &doc.arguments)) {
+                        params.push(param);
+                    }
+                }
+            }
+        }
         let (name, name_span) = match &args.name {
             Some(name) => (name.value.clone(), name.span),
-            None => (original.sig.ident.unraw_string(), original.sig.ident.span()),
+            None => (unraw(&sig.ident), sig.ident.span()),
         };
         let description = args
             .description
@@ -55,12 +88,14 @@ impl<'a> Tool<'a> {
             .map(|d| d.value.clone())
             .or(doc.description);
         let tool = Tool {
-            original,
+            attrs,
+            sig,
             name,
             name_span,
             description,
+            receiver,
             params,
-            output: Output::parse(&original.sig.output),
+            output: Output::parse(&sig.output),
             documented: doc.arguments,
             args,
         };
@@ -68,43 +103,118 @@ impl<'a> Tool<'a> {
     }
 
     pub(crate) fn is_async(&self) -> bool {
-        self.original.sig.asyncness.is_some()
+        self.sig.asyncness.is_some()
+    }
+
+    pub(crate) fn arguments(&self) -> impl Iterator<Item = &Param<'a>> {
+        self.params
+            .iter()
+            .filter(|p| matches!(p.kind, ParamKind::Argument { .. }))
+    }
+
+    pub(crate) fn whole(&self) -> Option<&'a Type> {
+        self.params.iter().find_map(|p| match p.kind {
+            ParamKind::Whole { inner } => Some(inner),
+            _ => None,
+        })
     }
 }
 
 impl<'a> Param<'a> {
-    fn parse(input: &'a FnArg, documented: &[(String, String)]) -> syn::Result<Param<'a>> {
-        let original = match input {
-            FnArg::Typed(pat_type) => pat_type,
-            FnArg::Receiver(receiver) => {
-                return Err(syn::Error::new(
-                    receiver.span(),
-                    "`#[mcp_tool]` takes a free function; a method with `self` cannot be a tool here",
-                ));
-            }
-        };
+    fn parse(
+        original: &'a syn::PatType,
+        documented: &[(String, String)],
+    ) -> syn::Result<Param<'a>> {
         let Pat::Ident(pat) = &*original.pat else {
-            return Err(syn::Error::new(
-                original.pat.span(),
+            return Err(syn::Error::new_spanned(
+                &original.pat,
                 "a tool parameter must be a plain name, like `city: String`; \
                  destructure it inside the function",
             ));
         };
         let ident = &pat.ident;
-        let from_attr = attr::arg_args(&original.attrs)?
-            .description
-            .map(|d| d.value);
-        let name = ident.unraw_string();
-        let from_doc = documented
+        let ty = &*original.ty;
+        let arg_attr = original.attrs.iter().find(|a| a.path().is_ident(attr::ARG));
+        let inject_attr = original
+            .attrs
             .iter()
-            .find(|(n, _)| *n == name)
-            .map(|(_, text)| text.clone());
-        Ok(Param {
-            ident,
-            ty: &original.ty,
-            description: from_attr.or(from_doc),
-        })
+            .find(|a| a.path().is_ident(attr::INJECT));
+        if let (Some(_), Some(inject)) = (arg_attr, inject_attr) {
+            return Err(syn::Error::new_spanned(
+                inject,
+                "a parameter is either a client argument (`#[arg]`) or injected (`#[inject]`), not both",
+            ));
+        }
+        let kind = if inject_attr.is_some() || (arg_attr.is_none() && is_injectable(ty)) {
+            let (inner, reference) = match ty {
+                Type::Reference(r) => (&*r.elem, Some(r)),
+                other => (other, None),
+            };
+            ParamKind::Injected { inner, reference }
+        } else if let (None, Some(inner)) = (arg_attr, args_inner(ty)) {
+            ParamKind::Whole { inner }
+        } else {
+            let parsed = attr::arg_args(&original.attrs)?;
+            let name = unraw(ident);
+            let from_doc = documented
+                .iter()
+                .find(|(n, _)| *n == name || parsed.rename.as_ref().is_some_and(|r| r.value == *n))
+                .map(|(_, text)| text.clone());
+            ParamKind::Argument {
+                description: parsed.description.map(|d| d.value).or(from_doc),
+                rename: parsed.rename,
+                default: parsed.default.map(Box::new),
+            }
+        };
+        Ok(Param { ident, ty, kind })
     }
+
+    /// The name the client uses for an argument.
+    pub(crate) fn wire_name(&self) -> String {
+        match &self.kind {
+            ParamKind::Argument {
+                rename: Some(rename),
+                ..
+            } => rename.value.clone(),
+            _ => unraw(self.ident),
+        }
+    }
+}
+
+fn last_segment(ty: &Type) -> Option<&syn::PathSegment> {
+    match ty {
+        Type::Path(path) if path.qself.is_none() => path.path.segments.last(),
+        _ => None,
+    }
+}
+
+fn is_injectable(ty: &Type) -> bool {
+    let ty = match ty {
+        Type::Reference(r) => &*r.elem,
+        other => other,
+    };
+    last_segment(ty).is_some_and(|s| INJECTABLE.iter().any(|name| s.ident == name))
+}
+
+/// `T` of `Args<T>`.
+fn args_inner(ty: &Type) -> Option<&Type> {
+    let segment = last_segment(ty).filter(|s| s.ident == "Args")?;
+    first_type_argument(segment)
+}
+
+fn first_type_argument(segment: &syn::PathSegment) -> Option<&Type> {
+    let PathArguments::AngleBracketed(args) = &segment.arguments else {
+        return None;
+    };
+    match args.args.first()? {
+        GenericArgument::Type(ty) => Some(ty),
+        _ => None,
+    }
+}
+
+/// Whether a type is written as an `Option<...>`.
+pub(crate) fn is_option(ty: &Type) -> bool {
+    last_segment(ty).is_some_and(|s| s.ident == "Option")
 }
 
 impl<'a> Output<'a> {
@@ -112,7 +222,10 @@ impl<'a> Output<'a> {
         let ReturnType::Type(_, ty) = output else {
             return Output::Value(None);
         };
-        match result_ok_type(ty) {
+        match last_segment(ty)
+            .filter(|s| s.ident == "Result")
+            .and_then(first_type_argument)
+        {
             Some(ok) => Output::Result(ok),
             None => Output::Value(Some(ty)),
         }
@@ -127,62 +240,48 @@ impl<'a> Output<'a> {
     }
 }
 
-/// `T` of a path type whose last segment is `Result<T, ...>`.
-fn result_ok_type(ty: &Type) -> Option<&Type> {
-    let Type::Path(path) = ty else { return None };
-    let last = path.path.segments.last()?;
-    if last.ident != "Result" {
-        return None;
-    }
-    let PathArguments::AngleBracketed(args) = &last.arguments else {
-        return None;
-    };
-    match args.args.first()? {
-        GenericArgument::Type(ok) => Some(ok),
-        _ => None,
-    }
-}
-
-trait UnrawString {
-    fn unraw_string(&self) -> String;
-}
-
-impl UnrawString for Ident {
-    fn unraw_string(&self) -> String {
-        let s = self.to_string();
-        s.strip_prefix("r#").map(str::to_owned).unwrap_or(s)
-    }
+pub(crate) fn unraw(ident: &Ident) -> String {
+    let s = ident.to_string();
+    s.strip_prefix("r#").map(str::to_owned).unwrap_or(s)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn ok_type(ty: Type) -> Option<String> {
-        result_ok_type(&ty).map(|t| quote::quote!(#t).to_string())
+    fn output(ty: Type) -> Option<String> {
+        let ret: ReturnType = syn::parse_quote!(-> #ty);
+        match Output::parse(Box::leak(Box::new(ret))) {
+            Output::Result(ok) => Some(quote::quote!(#ok).to_string()),
+            Output::Value(_) => None,
+        }
     }
 
     #[test]
     fn results_and_aliases() {
         assert_eq!(
-            ok_type(syn::parse_quote!(Result<u8, E>)).as_deref(),
+            output(syn::parse_quote!(Result<u8, E>)).as_deref(),
             Some("u8")
         );
         assert_eq!(
-            ok_type(syn::parse_quote!(anyhow::Result<Vec<u8>>)).as_deref(),
+            output(syn::parse_quote!(anyhow::Result<Vec<u8>>)).as_deref(),
             Some("Vec < u8 >")
         );
         assert_eq!(
-            ok_type(syn::parse_quote!(std::result::Result<(), String>)).as_deref(),
+            output(syn::parse_quote!(std::result::Result<(), String>)).as_deref(),
             Some("()")
         );
-        assert_eq!(ok_type(syn::parse_quote!(CallToolResult)), None);
-        assert_eq!(ok_type(syn::parse_quote!(Option<u8>)), None);
+        assert_eq!(output(syn::parse_quote!(CallToolResult)), None);
+        assert_eq!(output(syn::parse_quote!(Option<u8>)), None);
+    }
+
+    fn parse(f: &syn::ItemFn) -> Tool<'_> {
+        Tool::parse(ToolArgs::default(), &f.attrs, &f.sig).unwrap_or_else(|e| panic!("{e}"))
     }
 
     #[test]
     fn descriptions_prefer_the_attribute() {
-        let f: ItemFn = syn::parse_quote! {
+        let f: syn::ItemFn = syn::parse_quote! {
             /// Greets.
             ///
             /// # Arguments
@@ -190,17 +289,49 @@ mod tests {
             /// * `how` - Also from the docs.
             fn greet(who: String, #[arg(description = "From the attribute.")] how: String) {}
         };
-        let tool = Tool::parse(ToolArgs::default(), &f).unwrap_or_else(|e| panic!("{e}"));
+        let tool = parse(&f);
         assert_eq!(tool.name, "greet");
         assert_eq!(tool.description.as_deref(), Some("Greets."));
         let descriptions: Vec<_> = tool
             .params
             .iter()
-            .map(|p| p.description.as_deref())
+            .map(|p| match &p.kind {
+                ParamKind::Argument { description, .. } => description.clone(),
+                _ => panic!("an argument"),
+            })
             .collect();
         assert_eq!(
             descriptions,
-            [Some("From the docs."), Some("From the attribute.")]
+            [
+                Some("From the docs.".into()),
+                Some("From the attribute.".into())
+            ]
+        );
+    }
+
+    #[test]
+    fn injected_parameters_are_told_apart_by_type() {
+        let f: syn::ItemFn = syn::parse_quote! {
+            fn f(
+                cx: &Context, p: Progress, c: toolwright::Cancellation, s: State<Db>,
+                #[inject] conn: Conn, #[arg] context: Context, q: String, w: Args<Query>,
+            ) {}
+        };
+        let kinds: Vec<&str> = parse(&f)
+            .params
+            .iter()
+            .map(|p| match p.kind {
+                ParamKind::Argument { .. } => "argument",
+                ParamKind::Whole { .. } => "whole",
+                ParamKind::Injected { .. } => "injected",
+            })
+            .collect();
+        assert_eq!(
+            kinds,
+            [
+                "injected", "injected", "injected", "injected", "injected", "argument", "argument",
+                "whole"
+            ]
         );
     }
 }

@@ -13,6 +13,8 @@ pub(crate) const DESTRUCTIVE: &str = "destructive";
 pub(crate) const IDEMPOTENT: &str = "idempotent";
 pub(crate) const OPEN_WORLD: &str = "open_world";
 pub(crate) const CRATE: &str = "crate";
+pub(crate) const RENAME: &str = "rename";
+pub(crate) const DEFAULT: &str = "default";
 
 const TOOL_KEYS: &[&str] = &[
     NAME,
@@ -24,10 +26,12 @@ const TOOL_KEYS: &[&str] = &[
     OPEN_WORLD,
     CRATE,
 ];
-const ARG_KEYS: &[&str] = &[DESCRIPTION];
+const ARG_KEYS: &[&str] = &[DESCRIPTION, RENAME, DEFAULT];
 
-/// The attribute on parameters.
+/// The attribute that marks a parameter as a client argument.
 pub(crate) const ARG: &str = "arg";
+/// The attribute that marks a parameter as injected by the server.
+pub(crate) const INJECT: &str = "inject";
 
 /// A value given in an attribute, with the span of its key for error messages.
 pub(crate) struct Spanned<T> {
@@ -52,6 +56,8 @@ pub(crate) struct ToolArgs {
 #[derive(Default)]
 pub(crate) struct ArgArgs {
     pub(crate) description: Option<Spanned<String>>,
+    pub(crate) rename: Option<Spanned<String>>,
+    pub(crate) default: Option<Expr>,
 }
 
 /// Parses the arguments of `#[mcp_tool(...)]`, collecting every error.
@@ -98,12 +104,28 @@ pub(crate) fn arg_args(attrs: &[Attribute]) -> syn::Result<ArgArgs> {
     let mut args = ArgArgs::default();
     let mut errors = Errors::default();
     for attr in attrs.iter().filter(|a| a.path().is_ident(ARG)) {
+        // `#[arg]` alone only says "this is an argument".
+        if matches!(attr.meta, syn::Meta::Path(_)) {
+            continue;
+        }
         let parsed = attr.parse_nested_meta(|meta| {
             let key = key_of(&meta);
             let result = match key.as_str() {
                 DESCRIPTION => {
                     string(&meta, &key).and_then(|v| set(&mut args.description, &key, v))
                 }
+                RENAME => string(&meta, &key).and_then(|v| set(&mut args.rename, &key, v)),
+                DEFAULT => match value(&meta)? {
+                    Value::Expr(expr) if args.default.is_none() => {
+                        args.default = Some(expr);
+                        Ok(())
+                    }
+                    Value::Expr(expr) => Err(syn::Error::new_spanned(
+                        expr,
+                        "duplicate attribute `default`",
+                    )),
+                    _ => Err(meta.error("`default` expects a value, like `default = 10`")),
+                },
                 _ => Err(unknown("arg", &key, ARG_KEYS, &meta)),
             };
             errors.push(result);

@@ -1,17 +1,28 @@
 //! Checks across the parts of a tool that parsing alone cannot make.
 
 use syn::spanned::Spanned;
-use syn::{Type, TypeReference};
+use syn::{ReceiverKind, Type, TypeReference};
 
-use crate::ast::Tool;
+use crate::ast::{ParamKind, Tool, is_option, unraw};
 use crate::attr::Errors;
 
+/// Where the tool is defined, which decides what receiver it may have.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Site {
+    /// A free function.
+    Free,
+    /// A method of a `#[mcp_tool_type]` impl block.
+    Method,
+}
+
 /// Every problem with the tool, combined; `Ok` when it can be generated.
-pub(crate) fn tool(tool: &Tool<'_>) -> syn::Result<()> {
+pub(crate) fn tool(tool: &Tool<'_>, site: Site) -> syn::Result<()> {
     let mut errors = Errors::default();
     name(tool, &mut errors);
     annotations(tool, &mut errors);
     signature(tool, &mut errors);
+    receiver(tool, site, &mut errors);
+    parameters(tool, &mut errors);
     documented_arguments(tool, &mut errors);
     errors.finish(())
 }
@@ -55,7 +66,7 @@ fn annotations(tool: &Tool<'_>, errors: &mut Errors) {
 }
 
 fn signature(tool: &Tool<'_>, errors: &mut Errors) {
-    let sig = &tool.original.sig;
+    let sig = tool.sig;
     if !sig.generics.params.is_empty() || sig.generics.where_clause.is_some() {
         errors.add(syn::Error::new_spanned(
             &sig.generics,
@@ -74,15 +85,79 @@ fn signature(tool: &Tool<'_>, errors: &mut Errors) {
             "a tool cannot be variadic",
         ));
     }
-    for param in &tool.params {
-        argument_type(param.ty, errors);
-    }
-    if let Some(ty) = tool.output.value_type()
-        && let Type::ImplTrait(_) = ty
-    {
+    if let Some(ty @ Type::ImplTrait(_)) = tool.output.value_type() {
         errors.add(syn::Error::new_spanned(
             ty,
             "a tool cannot return `impl Trait`: its output schema needs the concrete type",
+        ));
+    }
+}
+
+fn receiver(tool: &Tool<'_>, site: Site, errors: &mut Errors) {
+    match (site, tool.receiver) {
+        (Site::Free, Some(receiver)) => errors.add(syn::Error::new_spanned(
+            receiver,
+            "`#[mcp_tool]` on a method needs `#[mcp_tool_type]` on its impl block",
+        )),
+        (Site::Method, None) => errors.add(syn::Error::new_spanned(
+            &tool.sig.ident,
+            "a tool method takes `&self`; a function without `self` can be a free `#[mcp_tool]` fn",
+        )),
+        (Site::Method, Some(receiver))
+            if !matches!(receiver.kind, ReceiverKind::Reference(_, _, None)) =>
+        {
+            errors.add(syn::Error::new_spanned(
+                receiver,
+                "a tool method takes `&self`: one instance serves concurrent calls, so it cannot \
+                 be consumed or borrowed mutably; use interior mutability (a `Mutex`) for state",
+            ));
+        }
+        _ => {}
+    }
+}
+
+fn parameters(tool: &Tool<'_>, errors: &mut Errors) {
+    let mut injected: Vec<String> = Vec::new();
+    let arguments = tool.arguments().count();
+    for param in &tool.params {
+        match &param.kind {
+            ParamKind::Argument { default, .. } => {
+                argument_type(param.ty, errors);
+                if let (Some(default), true) = (default, is_option(param.ty)) {
+                    errors.add(syn::Error::new_spanned(
+                        default,
+                        "`default` has no effect on an `Option` argument: a missing `Option` is \
+                         `None`; take the plain type to use a default",
+                    ));
+                }
+            }
+            ParamKind::Whole { .. } if arguments > 0 => errors.add(syn::Error::new_spanned(
+                param.ty,
+                "`Args<T>` takes the whole arguments object, so the tool can have no other \
+                 arguments; move them into `T`",
+            )),
+            ParamKind::Whole { .. } => {}
+            ParamKind::Injected { inner, .. } => {
+                let key = quote::quote!(#inner).to_string();
+                if injected.contains(&key) {
+                    errors.add(syn::Error::new_spanned(
+                        param.ty,
+                        format!("`{}` is injected twice; take it once", key.replace(' ', "")),
+                    ));
+                }
+                injected.push(key);
+            }
+        }
+    }
+    let wholes = tool
+        .params
+        .iter()
+        .filter(|p| matches!(p.kind, ParamKind::Whole { .. }))
+        .count();
+    if wholes > 1 {
+        errors.add(syn::Error::new_spanned(
+            &tool.sig.inputs,
+            "a tool takes at most one `Args<T>`",
         ));
     }
 }
@@ -123,22 +198,21 @@ fn owned_suggestion(reference: &TypeReference) -> String {
 /// Each `# Arguments` entry must name a parameter: a stale entry documents nothing.
 fn documented_arguments(tool: &Tool<'_>, errors: &mut Errors) {
     for (name, _) in &tool.documented {
-        if tool
+        let known = tool
             .params
             .iter()
-            .any(|p| p.ident.to_string().trim_start_matches("r#") == name)
-        {
+            .any(|p| unraw(p.ident) == *name || p.wire_name() == *name);
+        if known {
             continue;
         }
         let span = tool
-            .original
             .attrs
             .iter()
             .find(|a| {
                 a.path().is_ident("doc")
                     && quote::quote!(#a).to_string().contains(&format!("`{name}`"))
             })
-            .map_or_else(|| tool.original.sig.ident.span(), |a| a.span());
+            .map_or_else(|| tool.sig.ident.span(), |a| a.span());
         errors.add(syn::Error::new(
             span,
             format!("the `# Arguments` section documents `{name}`, which is not a parameter of this tool"),

@@ -1,19 +1,51 @@
 //! The model to tokens. Everything fallible happened before: generation cannot fail.
 
-use proc_macro2::{Span, TokenStream};
-use quote::{format_ident, quote, quote_spanned};
+use proc_macro2::{Group, Span, TokenStream, TokenTree};
+use quote::{ToTokens, format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
-use syn::{ItemFn, Lifetime, Path, Type};
+use syn::{ItemFn, Lifetime, Path, Type, Visibility};
 
-use crate::ast::{Output, Tool};
-use crate::{attr, check};
+use crate::ast::{Output, ParamKind, Tool, unraw};
+use crate::attr;
+use crate::check::{self, Site};
 
-/// Parses, checks and generates; errors come back combined.
+/// Parses, checks and generates a free-function tool; errors come back combined.
 pub(crate) fn tool(args: TokenStream, function: &ItemFn) -> syn::Result<TokenStream> {
     let args = attr::tool_args(args)?;
-    let tool = Tool::parse(args, function)?;
-    check::tool(&tool)?;
-    Ok(generate(&tool))
+    let tool = Tool::parse(args, &function.attrs, &function.sig)?;
+    check::tool(&tool, Site::Free)?;
+    Ok(free(&tool, &function.vis))
+}
+
+/// Where the generated code is going, and what it must name.
+pub(crate) struct Target<'a> {
+    krate: Path,
+    /// The `Self` type of a method tool.
+    owner: Option<&'a Type>,
+}
+
+impl<'a> Target<'a> {
+    pub(crate) fn new(tool: &Tool<'_>, owner: Option<&'a Type>) -> Target<'a> {
+        let krate = tool
+            .args
+            .krate
+            .clone()
+            .unwrap_or_else(|| syn::parse_quote!(::toolwright));
+        Target { krate, owner }
+    }
+
+    fn private(&self) -> TokenStream {
+        let krate = &self.krate;
+        quote!(#krate::__private)
+    }
+
+    /// A type from the signature, as code outside the impl block must write it.
+    fn ty(&self, ty: &Type) -> TokenStream {
+        match self.owner {
+            Some(owner) => replace_self(ty.to_token_stream(), owner),
+            None => ty.to_token_stream(),
+        }
+    }
 }
 
 // Input:
@@ -25,38 +57,28 @@ pub(crate) fn tool(args: TokenStream, function: &ItemFn) -> syn::Result<TokenStr
 //     const _: () = {
 //         struct __ToolArgs { a: i64, b: i64 }          // Deserialize + JsonSchema
 //         fn __shape() -> Shape<i64> { .. }             // how an i64 becomes a result
-//         fn __call(args: Arguments) -> ToolOutput { .. add(a, b) .. }
+//         fn __requirements(..) { .. }                  // what injected parameters need
+//         fn __call(invocation: Invocation) -> ToolOutput { .. add(a, b) .. }
 //         static __SPEC: ToolSpec = ToolSpec { name: "add", .. };
 //         impl Tool for add { .. }
 //         inventory::submit!(Registration(&__SPEC));   // found by `server.discover()`
 //     };
-fn generate(tool: &Tool<'_>) -> TokenStream {
-    let krate = tool
-        .args
-        .krate
-        .clone()
-        .unwrap_or_else(|| syn::parse_quote!(::toolwright));
-    let private = quote!(#krate::__private);
-    let function = &tool.original.sig.ident;
-    let vis = &tool.original.vis;
+fn free(tool: &Tool<'_>, vis: &Visibility) -> TokenStream {
+    let target = Target::new(tool, None);
+    let private = target.private();
+    let function = &tool.sig.ident;
     let marker_doc = format!(
         "The MCP tool `{}` of [`{function}()`]: register it with `server.tool::<{function}>()`.",
         tool.name
     );
-    let args_struct = args_struct(tool, &krate);
-    let shape = shape(tool, &private);
-    let call = call(tool, &private);
-    let spec = spec(tool, &private);
+    let body = body(tool, &target);
     quote! {
         #[doc = #marker_doc]
         #[allow(non_camel_case_types)]
         #vis struct #function {}
 
         const _: () = {
-            #args_struct
-            #shape
-            #call
-            #spec
+            #body
             impl #private::Tool for #function {
                 fn spec() -> &'static #private::ToolSpec {
                     &__SPEC
@@ -67,20 +89,67 @@ fn generate(tool: &Tool<'_>) -> TokenStream {
     }
 }
 
+/// The items every tool needs, free or method: arguments, shape, requirements, handler, spec.
+pub(crate) fn body(tool: &Tool<'_>, target: &Target<'_>) -> TokenStream {
+    let private = target.private();
+    let input_schema = match tool.whole() {
+        Some(inner) => {
+            let inner = target.ty(inner);
+            quote!(#private::whole_input_schema::<#inner>)
+        }
+        None => quote!(#private::input_schema::<__ToolArgs>),
+    };
+    let args_struct = tool.whole().is_none().then(|| args_struct(tool, target));
+    let shape = shape(tool, target);
+    let requirements = requirements(tool, target);
+    let call = call(tool, target);
+    let spec = spec(tool, target, &input_schema);
+    quote! {
+        #args_struct
+        #shape
+        #requirements
+        #call
+        #spec
+    }
+}
+
 /// The client's arguments as one struct: serde binds it, schemars describes it.
-fn args_struct(tool: &Tool<'_>, krate: &Path) -> TokenStream {
+fn args_struct(tool: &Tool<'_>, target: &Target<'_>) -> TokenStream {
+    let krate = &target.krate;
     let serde_path = format!("{}::__private::serde", path_string(krate));
     let schemars_path = format!("{}::__private::schemars", path_string(krate));
-    let fields = tool.params.iter().map(|param| {
-        let ident = param.ident;
-        let ty = param.ty;
-        let description = param
-            .description
-            .as_ref()
-            .map(|d| quote!(#[schemars(description = #d)]));
-        quote! { #description #ident: #ty }
-    });
+    let mut defaults = Vec::new();
+    let fields: Vec<TokenStream> = tool
+        .arguments()
+        .map(|param| {
+            let ParamKind::Argument {
+                description,
+                rename,
+                default,
+            } = &param.kind
+            else {
+                unreachable!("arguments() yields arguments")
+            };
+            let ident = param.ident;
+            let ty = target.ty(param.ty);
+            let description = description
+                .as_ref()
+                .map(|d| quote!(#[schemars(description = #d)]));
+            let rename = rename.as_ref().map(|r| {
+                let name = &r.value;
+                quote!(#[serde(rename = #name)])
+            });
+            let default = default.as_ref().map(|expr| {
+                let function = format_ident!("__default_{}", unraw(ident));
+                let path = function.to_string();
+                defaults.push(quote! { fn #function() -> #ty { #expr } });
+                quote!(#[serde(default = #path)])
+            });
+            quote! { #description #rename #default #ident: #ty }
+        })
+        .collect();
     quote! {
+        #(#defaults)*
         #[derive(#krate::__private::serde::Deserialize, #krate::__private::schemars::JsonSchema)]
         #[serde(crate = #serde_path, deny_unknown_fields)]
         #[schemars(crate = #schemars_path)]
@@ -96,15 +165,12 @@ fn path_string(path: &Path) -> String {
 
 /// One function that picks, for the return type, how values become results. Every use goes
 /// through it, so an unsupported return type is reported once, on the return type.
-fn shape(tool: &Tool<'_>, private: &TokenStream) -> TokenStream {
+fn shape(tool: &Tool<'_>, target: &Target<'_>) -> TokenStream {
+    let private = target.private();
     let (ty, span) = match tool.output.value_type() {
-        Some(ty) => (quote!(#ty), ty.span()),
-        None => (quote!(()), tool.original.sig.ident.span()),
+        Some(ty) => (target.ty(&with_static_lifetimes(ty)), ty.span()),
+        None => (quote!(()), tool.sig.ident.span()),
     };
-    let ty = tool.output.value_type().map_or(ty, |t| {
-        let t = with_static_lifetimes(t);
-        quote!(#t)
-    });
     let select = quote_spanned! {span=>
         (&&&#private::select::Returns::<#ty>::new()).shape()
     };
@@ -122,19 +188,131 @@ fn shape(tool: &Tool<'_>, private: &TokenStream) -> TokenStream {
     }
 }
 
-/// The handler: bind the arguments, call the function, shape what it returned.
-fn call(tool: &Tool<'_>, private: &TokenStream) -> TokenStream {
-    let function = &tool.original.sig.ident;
-    let idents: Vec<_> = tool.params.iter().map(|p| p.ident).collect();
-    let invoke = if tool.is_async() {
-        quote!(#function(#(#idents),*).await)
-    } else {
-        quote!(#function(#(#idents),*))
+/// One `__injector_N` per injected parameter, where the `Inject` bound is checked (spanned at
+/// the parameter's type, so a type that cannot be injected is reported there, once), and what
+/// they need from the server, checked when it starts.
+fn requirements(tool: &Tool<'_>, target: &Target<'_>) -> TokenStream {
+    let private = target.private();
+    let mut injectors = Vec::new();
+    let mut requires = Vec::new();
+    for (i, param) in tool.params.iter().enumerate() {
+        if let ParamKind::Injected { inner, .. } = param.kind {
+            let ty = target.ty(inner);
+            let injector = format_ident!("__injector_{i}");
+            let bound = quote_spanned! {inner.span()=> #private::injector::<#ty>() };
+            injectors.push(quote! {
+                fn #injector() -> #private::Injector<#ty> { #bound }
+            });
+            requires.push(quote!((#injector().require)(__requirements);));
+        }
+    }
+    quote! {
+        #(#injectors)*
+        fn __requirements(__requirements: &mut #private::Requirements) {
+            let _ = &__requirements;
+            #(#requires)*
+        }
+    }
+}
+
+/// The handler: bind the arguments, inject the rest, call the function, shape the result.
+fn call(tool: &Tool<'_>, target: &Target<'_>) -> TokenStream {
+    let private = target.private();
+    let bind = match tool.whole() {
+        Some(inner) => {
+            let inner = target.ty(inner);
+            quote! {
+                let __whole: #inner = match __invocation.arguments.bind_whole::<#inner>() {
+                    ::core::result::Result::Ok(__bound) => __bound,
+                    ::core::result::Result::Err(__invalid) => return __invalid,
+                };
+            }
+        }
+        None => {
+            let idents = tool.arguments().map(|p| p.ident);
+            quote! {
+                let __ToolArgs { #(#idents),* } = match __invocation.arguments.bind::<__ToolArgs>() {
+                    ::core::result::Result::Ok(__bound) => __bound,
+                    ::core::result::Result::Err(__invalid) => return __invalid,
+                };
+            }
+        }
     };
-    let finish = match tool.output {
+    let mut injects = Vec::new();
+    let call_args: Vec<TokenStream> = tool
+        .params
+        .iter()
+        .enumerate()
+        .map(|(i, param)| match &param.kind {
+            ParamKind::Argument { .. } => param.ident.to_token_stream(),
+            ParamKind::Whole { .. } => quote!(#private::Args(__whole)),
+            ParamKind::Injected { inner, reference } => {
+                let local = format_ident!("__inject_{i}");
+                let injector = format_ident!("__injector_{i}");
+                let ty = target.ty(inner);
+                injects.push(quote! {
+                    #[allow(unused_mut)]
+                    let mut #local: #ty = match __invocation.inject(#injector()) {
+                        ::core::result::Result::Ok(__value) => __value,
+                        ::core::result::Result::Err(__failed) => return __failed,
+                    };
+                });
+                match reference {
+                    Some(r) if r.mutability.is_some() => quote!(&mut #local),
+                    Some(_) => quote!(&#local),
+                    None => local.to_token_stream(),
+                }
+            }
+        })
+        .collect();
+    let function = &tool.sig.ident;
+    let (this, callee) = match target.owner {
+        Some(owner) => (
+            quote! {
+                let __instance = __invocation.instance();
+                let __this: &#owner = __instance
+                    .downcast_ref::<#owner>()
+                    .expect("a method tool is registered with an instance of its type");
+            },
+            quote!(__this.#function),
+        ),
+        None => (quote!(), quote!(#function)),
+    };
+    let invoke = if tool.is_async() {
+        quote!(#callee(#(#call_args),*).await)
+    } else {
+        quote!(#callee(#(#call_args),*))
+    };
+    let finish = finish(tool, &private);
+    let body = quote! {
+        #bind
+        #(#injects)*
+        #this
+        let __returned = #invoke;
+        #finish
+    };
+    if tool.is_async() {
+        quote! {
+            fn __call(__invocation: #private::Invocation) -> #private::BoxFuture {
+                ::std::boxed::Box::pin(async move { #body })
+            }
+        }
+    } else {
+        quote! {
+            fn __call(__invocation: #private::Invocation) -> #private::ToolOutput {
+                #body
+            }
+        }
+    }
+}
+
+/// From the returned value to the result: `Ok` through the shape, `Err` through the error
+/// tower of `select.rs`.
+fn finish(tool: &Tool<'_>, private: &TokenStream) -> TokenStream {
+    match tool.output {
         Output::Value(_) => quote!((__shape().output)(__returned)),
         Output::Result(_) => {
-            let span = tool.original.sig.output.span();
+            let span = tool.sig.output.span();
             let map_error = quote_spanned! {span=>
                 (&&&&#private::select::Fails::of(&__error)).mapper()
             };
@@ -152,31 +330,11 @@ fn call(tool: &Tool<'_>, private: &TokenStream) -> TokenStream {
                 }
             }
         }
-    };
-    let body = quote! {
-        let __ToolArgs { #(#idents),* } = match __arguments.bind::<__ToolArgs>() {
-            ::core::result::Result::Ok(__bound) => __bound,
-            ::core::result::Result::Err(__invalid) => return __invalid,
-        };
-        let __returned = #invoke;
-        #finish
-    };
-    if tool.is_async() {
-        quote! {
-            fn __call(__arguments: #private::Arguments) -> #private::BoxFuture {
-                ::std::boxed::Box::pin(async move { #body })
-            }
-        }
-    } else {
-        quote! {
-            fn __call(__arguments: #private::Arguments) -> #private::ToolOutput {
-                #body
-            }
-        }
     }
 }
 
-fn spec(tool: &Tool<'_>, private: &TokenStream) -> TokenStream {
+fn spec(tool: &Tool<'_>, target: &Target<'_>, input_schema: &TokenStream) -> TokenStream {
+    let private = target.private();
     let name = &tool.name;
     let title = option_str(tool.args.title.as_ref().map(|t| &t.value));
     let description = option_str(tool.description.as_ref());
@@ -200,7 +358,7 @@ fn spec(tool: &Tool<'_>, private: &TokenStream) -> TokenStream {
         format_ident!("Sync")
     };
     // Spanned at the function's name, so that a duplicate-name error points at the definition.
-    let site = tool.original.sig.ident.span();
+    let site = tool.sig.ident.span();
     let file = quote_spanned!(site=> ::core::file!());
     let line = quote_spanned!(site=> ::core::line!());
     quote! {
@@ -214,9 +372,10 @@ fn spec(tool: &Tool<'_>, private: &TokenStream) -> TokenStream {
                 idempotent: #idempotent,
                 open_world: #open_world,
             },
-            input_schema: #private::input_schema::<__ToolArgs>,
+            input_schema: #input_schema,
             output_schema: __output_schema,
             handler: #private::Handler::#handler(__call),
+            requirements: __requirements,
             file: #file,
             line: #line,
         };
@@ -228,6 +387,27 @@ fn option_str(value: Option<&String>) -> TokenStream {
         Some(s) => quote!(::core::option::Option::Some(#s)),
         None => quote!(::core::option::Option::None),
     }
+}
+
+/// `Self` in a method's signature means the impl's type; outside the impl block it must be
+/// spelt out.
+fn replace_self(tokens: TokenStream, owner: &Type) -> TokenStream {
+    tokens
+        .into_iter()
+        .map(|token| match token {
+            TokenTree::Ident(ident) if ident == "Self" => {
+                let owner = owner.to_token_stream();
+                quote_spanned!(ident.span()=> #owner)
+            }
+            TokenTree::Group(group) => {
+                let mut replaced =
+                    Group::new(group.delimiter(), replace_self(group.stream(), owner));
+                replaced.set_span(group.span());
+                TokenTree::Group(replaced).into_token_stream()
+            }
+            other => other.into_token_stream(),
+        })
+        .collect()
 }
 
 /// `&str` in a return type names no lifetime; in the generated signature it must be `'static`

@@ -6,7 +6,7 @@ use proc_macro2::TokenStream;
 use quote::quote;
 use syn::{FnArg, ItemFn};
 
-use crate::attr::ARG;
+use crate::attr::{ARG, INJECT};
 use crate::expand;
 
 pub(crate) fn tool(args: TokenStream, item: TokenStream) -> TokenStream {
@@ -22,7 +22,7 @@ pub(crate) fn tool(args: TokenStream, item: TokenStream) -> TokenStream {
         }
     };
     let generated = expand::tool(args, &function);
-    strip_arg_attributes(&mut function);
+    strip_parameter_attributes(function.sig.inputs.iter_mut());
     match generated {
         Ok(generated) => quote!(#function #generated),
         Err(errors) => {
@@ -32,11 +32,14 @@ pub(crate) fn tool(args: TokenStream, item: TokenStream) -> TokenStream {
     }
 }
 
-/// `#[arg]` is read by this macro only; the compiler would reject it on a parameter.
-fn strip_arg_attributes(function: &mut ItemFn) {
-    for input in &mut function.sig.inputs {
+/// `#[arg]` and `#[inject]` are read by these macros only; the compiler would reject them on a
+/// parameter.
+pub(crate) fn strip_parameter_attributes<'a>(inputs: impl Iterator<Item = &'a mut FnArg>) {
+    for input in inputs {
         if let FnArg::Typed(param) = input {
-            param.attrs.retain(|a| !a.path().is_ident(ARG));
+            param
+                .attrs
+                .retain(|a| !a.path().is_ident(ARG) && !a.path().is_ident(INJECT));
         }
     }
 }

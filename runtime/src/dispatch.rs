@@ -1,51 +1,79 @@
 //! One connection's request handling: the reader calls [`Connection::handle_line`] for every
 //! line; answers go to the writer, tool calls to the async runtime. The reader never runs tool
 //! code, so a slow tool cannot hold up `ping` or other calls.
+//!
+//! Each request is classified on its own: one whose `params._meta` names a protocol revision is
+//! served statelessly under that revision (2026-07-28); any other is served under the revision
+//! `initialize` negotiated for the connection.
 
 use std::borrow::Cow;
-use std::future::Future;
-use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::pin::Pin;
 use std::sync::{Arc, OnceLock};
-use std::task::{Context, Poll};
 
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
+use crate::call::{Call, IdKey, Registry};
+use crate::context::{CallInfo, ClientInfo, Context, Handshake};
 use crate::inflight::InFlight;
-use crate::jsonrpc::{self, INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, Message, RpcError};
-use crate::log;
-use crate::output::{Content, Repr, ToolOutput};
-use crate::protocol::ProtocolVersion;
+use crate::jsonrpc::{
+    self, INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, Message, RpcError,
+    UNSUPPORTED_PROTOCOL_VERSION,
+};
+use crate::progress::Progress;
+use crate::protocol::{Era, ProtocolVersion};
 use crate::server::Service;
-use crate::tool::{Arguments, Handler};
-use crate::wire;
+use crate::tool::{Handler, Invocation};
+use crate::{Arguments, wire};
 
-/// Where finished response lines go: the writer's queue.
+/// Where finished lines go: the writer's queue.
 pub(crate) type Outbox = std::sync::mpsc::Sender<Vec<u8>>;
 
 pub(crate) struct Connection {
     service: Arc<Service>,
     /// The revision `initialize` settled on; unset until then.
     version: OnceLock<ProtocolVersion>,
+    /// What the client declared in `initialize`.
+    handshake: Arc<OnceLock<Handshake>>,
     outbox: Outbox,
     runtime: tokio::runtime::Handle,
     pub(crate) inflight: Arc<InFlight>,
+    calls: Arc<Registry>,
+}
+
+/// The params of every method this server serves, borrowed from the line.
+#[derive(Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
+struct Params<'a> {
+    #[serde(borrow, default)]
+    name: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    arguments: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    protocol_version: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    capabilities: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    client_info: Option<&'a RawValue>,
+    #[serde(borrow, default, rename = "_meta")]
+    meta: Option<&'a RawValue>,
+}
+
+/// The `_meta` keys the server acts on.
+#[derive(Deserialize, Default)]
+struct Meta<'a> {
+    #[serde(borrow, default, rename = "io.modelcontextprotocol/protocolVersion")]
+    protocol_version: Option<&'a RawValue>,
+    #[serde(borrow, default, rename = "io.modelcontextprotocol/clientCapabilities")]
+    client_capabilities: Option<&'a RawValue>,
+    #[serde(borrow, default, rename = "progressToken")]
+    progress_token: Option<&'a RawValue>,
 }
 
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
-struct InitializeParams<'a> {
+struct CancelParams<'a> {
     #[serde(borrow)]
-    protocol_version: Cow<'a, str>,
-}
-
-#[derive(Deserialize)]
-struct CallParams<'a> {
-    #[serde(borrow)]
-    name: Cow<'a, str>,
-    #[serde(borrow, default)]
-    arguments: Option<&'a RawValue>,
+    request_id: &'a RawValue,
 }
 
 impl Connection {
@@ -57,9 +85,11 @@ impl Connection {
         Connection {
             service,
             version: OnceLock::new(),
+            handshake: Arc::new(OnceLock::new()),
             outbox,
             runtime,
             inflight: Arc::new(InFlight::default()),
+            calls: Arc::new(Registry::default()),
         }
     }
 
@@ -85,8 +115,8 @@ impl Connection {
                     self.send(jsonrpc::error_line(Some(id), &error));
                 }
             }
-            // `notifications/initialized` needs no action; unknown ones are dropped unanswered.
-            Message::Notification { .. } | Message::Response => {}
+            Message::Notification { method, params } => self.notification(&method, params),
+            Message::Response => {}
             Message::Batch => self.send(jsonrpc::error_line(
                 None,
                 &RpcError::new(
@@ -98,14 +128,33 @@ impl Connection {
         }
     }
 
+    /// Notifications are never answered; malformed ones are ignored, as the specification asks.
+    fn notification(&self, method: &str, params: Option<&RawValue>) {
+        if method == "notifications/cancelled"
+            && let Some(Ok(params)) =
+                params.map(|p| serde_json::from_str::<CancelParams<'_>>(p.get()))
+        {
+            self.calls.cancel(&IdKey::of(params.request_id));
+        }
+    }
+
     fn request(
         &self,
         id: &RawValue,
         method: &str,
         params: Option<&RawValue>,
     ) -> Result<(), RpcError> {
+        let params: Params<'_> = parse(params)?;
+        let meta: Meta<'_> = match params.meta {
+            Some(meta) => serde_json::from_str(meta.get())
+                .map_err(|_| invalid_params("`_meta` must be an object"))?,
+            None => Meta::default(),
+        };
+        if let Some(version) = meta.protocol_version {
+            return self.stateless(id, method, &params, &meta, version);
+        }
         match method {
-            "initialize" => self.initialize(id, params),
+            "initialize" => self.initialize(id, &params),
             "ping" => {
                 self.send(jsonrpc::result_line(id, &serde_json::json!({})));
                 Ok(())
@@ -115,11 +164,43 @@ impl Connection {
                 self.send(jsonrpc::result_line(id, self.service.tool_list(version)));
                 Ok(())
             }
-            "tools/call" => self.call(id, params),
-            _ => Err(RpcError::new(
-                METHOD_NOT_FOUND,
-                format!("Method not found: {method}"),
-            )),
+            "tools/call" => self.call(id, self.session_version()?, &params, &meta),
+            _ => Err(method_not_found(method)),
+        }
+    }
+
+    /// A 2026-07-28 request: everything it needs is in its own `_meta`.
+    fn stateless(
+        &self,
+        id: &RawValue,
+        method: &str,
+        params: &Params<'_>,
+        meta: &Meta<'_>,
+        version: &RawValue,
+    ) -> Result<(), RpcError> {
+        if meta.client_capabilities.is_none() {
+            return Err(invalid_params(
+                "`_meta` lacks `io.modelcontextprotocol/clientCapabilities`",
+            ));
+        }
+        let requested: String = serde_json::from_str(version.get()).map_err(|_| {
+            invalid_params("`io.modelcontextprotocol/protocolVersion` must be a string")
+        })?;
+        let version = ProtocolVersion::parse(&requested)
+            .filter(|v| v.era() == Era::Modern)
+            .ok_or_else(|| unsupported_version(&requested))?;
+        match method {
+            "server/discover" => {
+                self.send(jsonrpc::result_line(id, &wire::discover(&self.service)));
+                Ok(())
+            }
+            "tools/list" => {
+                self.send(jsonrpc::result_line(id, self.service.tool_list(version)));
+                Ok(())
+            }
+            "tools/call" => self.call(id, version, params, meta),
+            "subscriptions/listen" => self.listen(id),
+            _ => Err(method_not_found(method)),
         }
     }
 
@@ -132,152 +213,146 @@ impl Connection {
         })
     }
 
-    fn initialize(&self, id: &RawValue, params: Option<&RawValue>) -> Result<(), RpcError> {
-        let params: InitializeParams<'_> = parse_params(params)?;
-        let version = ProtocolVersion::negotiate(&params.protocol_version);
+    fn initialize(&self, id: &RawValue, params: &Params<'_>) -> Result<(), RpcError> {
+        let requested = params
+            .protocol_version
+            .as_deref()
+            .ok_or_else(|| invalid_params("missing field `protocolVersion`"))?;
+        let version = ProtocolVersion::negotiate(requested);
         if self.version.set(version).is_err() {
             return Err(RpcError::new(
                 INVALID_REQUEST,
                 "Invalid Request: the session is already initialized",
             ));
         }
-        let result = wire::initialize(&self.service, version);
-        self.send(jsonrpc::result_line(id, &result));
+        let handshake = Handshake {
+            info: params
+                .client_info
+                .and_then(|raw| serde_json::from_str::<ClientInfo>(raw.get()).ok()),
+            capabilities: params
+                .capabilities
+                .and_then(|raw| serde_json::from_str(raw.get()).ok())
+                .unwrap_or_else(|| serde_json::Value::Object(Default::default())),
+        };
+        let _ = self.handshake.set(handshake);
+        self.send(jsonrpc::result_line(
+            id,
+            &wire::initialize(&self.service, version),
+        ));
         Ok(())
     }
 
-    fn call(&self, id: &RawValue, params: Option<&RawValue>) -> Result<(), RpcError> {
-        let version = self.session_version()?;
-        let params: CallParams<'_> = parse_params(params)?;
-        let Some(tool) = self.service.tool(&params.name) else {
-            return Err(RpcError::new(
-                INVALID_PARAMS,
-                format!("Unknown tool: {}", params.name),
-            ));
-        };
+    /// `subscriptions/listen`: the tool list never changes, so the stream is acknowledged with
+    /// nothing subscribed and stays open, silent, until the client cancels it.
+    fn listen(&self, id: &RawValue) -> Result<(), RpcError> {
+        if self.calls.open(IdKey::of(id)).is_none() {
+            return Err(id_in_use(id));
+        }
+        let params = serde_json::json!({
+            "notifications": {},
+            "_meta": {"io.modelcontextprotocol/subscriptionId": id},
+        });
+        self.send(jsonrpc::notification_line(
+            "notifications/subscriptions/acknowledged",
+            &params,
+        ));
+        Ok(())
+    }
+
+    fn call(
+        &self,
+        id: &RawValue,
+        version: ProtocolVersion,
+        params: &Params<'_>,
+        meta: &Meta<'_>,
+    ) -> Result<(), RpcError> {
+        let name = params
+            .name
+            .as_deref()
+            .ok_or_else(|| invalid_params("missing field `name`"))?;
+        let (index, tool) = self
+            .service
+            .tool(name)
+            .ok_or_else(|| RpcError::new(INVALID_PARAMS, format!("Unknown tool: {name}")))?;
         let arguments = match params.arguments.filter(|a| a.get() != "null") {
             Some(a) if !a.get().starts_with('{') => {
-                return Err(RpcError::new(
-                    INVALID_PARAMS,
-                    "Invalid params: `arguments` must be an object",
-                ));
+                return Err(invalid_params("`arguments` must be an object"));
             }
             a => Arguments::new(a.map(RawValue::to_owned)),
         };
+        let key = IdKey::of(id);
+        let state = self.calls.open(key.clone()).ok_or_else(|| id_in_use(id))?;
+        let progress = Progress::new(
+            meta.progress_token.map(RawValue::to_owned),
+            version,
+            self.outbox.clone(),
+            &state,
+        );
+        let context = Context(Arc::new(CallInfo::new(
+            id.to_owned(),
+            version,
+            params.meta.map(RawValue::to_owned),
+            Arc::clone(&self.handshake),
+            Arc::clone(&self.service.states),
+            Arc::clone(&state),
+            progress,
+        )));
+        let invocation = Invocation {
+            arguments,
+            context,
+            instance: tool.instance.clone(),
+        };
         let call = Call {
             service: Arc::clone(&self.service),
-            tool: tool.spec.name,
+            tool: index,
             version,
             id: id.to_owned(),
             outbox: self.outbox.clone(),
+            state,
+            calls: Arc::clone(&self.calls),
+            key,
             _guard: self.inflight.enter(),
         };
         match tool.spec.handler {
             Handler::Sync(run) => {
-                self.runtime.spawn_blocking(move || {
-                    let output = catch_unwind(AssertUnwindSafe(|| run(arguments)));
-                    call.finish(output.unwrap_or_else(|p| panicked(&*p)));
-                });
+                self.runtime
+                    .spawn_blocking(move || call.run_sync(run, invocation));
             }
             Handler::Async(run) => {
-                self.runtime.spawn(async move {
-                    let output = CatchUnwind(run(arguments)).await;
-                    call.finish(output);
-                });
+                self.runtime.spawn(call.run_async(run, invocation));
             }
         }
         Ok(())
     }
 }
 
-fn parse_params<'a, T: Deserialize<'a>>(params: Option<&'a RawValue>) -> Result<T, RpcError> {
-    let json = params.map_or("{}", RawValue::get);
-    serde_json::from_str(json).map_err(|e| {
+fn parse<'a, T: Deserialize<'a> + Default>(params: Option<&'a RawValue>) -> Result<T, RpcError> {
+    let Some(params) = params else {
+        return Ok(T::default());
+    };
+    serde_json::from_str(params.get()).map_err(|e| {
         let text = e.to_string();
-        let message = text.rfind(" at line ").map_or(&*text, |at| &text[..at]);
-        RpcError::new(INVALID_PARAMS, format!("Invalid params: {message}"))
+        invalid_params(text.rfind(" at line ").map_or(&*text, |at| &text[..at]))
     })
 }
 
-/// A call in flight: everything needed to answer it once the tool is done.
-struct Call {
-    service: Arc<Service>,
-    tool: &'static str,
-    version: ProtocolVersion,
-    id: Box<RawValue>,
-    outbox: Outbox,
-    _guard: crate::inflight::Guard,
+fn invalid_params(message: &str) -> RpcError {
+    RpcError::new(INVALID_PARAMS, format!("Invalid params: {message}"))
 }
 
-impl Call {
-    fn finish(self, output: ToolOutput) {
-        let line = self.render(output);
-        let _ = self.outbox.send(line);
-    }
-
-    fn render(&self, output: ToolOutput) -> Vec<u8> {
-        let (content, structured, is_error) = match output.repr {
-            Repr::Result {
-                content,
-                structured,
-                is_error,
-            } => (content, structured, is_error),
-            Repr::InvalidArguments(message) => {
-                if !self.version.invalid_arguments_are_tool_errors() {
-                    let error = RpcError::new(INVALID_PARAMS, message);
-                    return jsonrpc::error_line(Some(&self.id), &error);
-                }
-                (vec![Content::text(message)], None, true)
-            }
-            Repr::Internal(detail) => {
-                let reference = log::next_reference();
-                log::error(format_args!(
-                    "tool `{}` failed (ref {reference}): {detail}",
-                    self.tool
-                ));
-                let message = if self.service.limits.expose_internal_errors {
-                    format!("internal error (ref {reference}): {detail}")
-                } else {
-                    format!("internal error (ref {reference})")
-                };
-                (vec![Content::text(message)], None, true)
-            }
-        };
-        // Structured content goes out exactly when this revision advertised an output schema.
-        let advertised = self.version.has_structured_output()
-            && self
-                .service
-                .tool(self.tool)
-                .is_some_and(|t| t.object_output_schema().is_some());
-        let result = wire::CallToolResult {
-            content: &content,
-            structured_content: structured.as_deref().filter(|_| advertised && !is_error),
-            is_error,
-        };
-        jsonrpc::result_line(&self.id, &result)
-    }
+fn method_not_found(method: &str) -> RpcError {
+    RpcError::new(METHOD_NOT_FOUND, format!("Method not found: {method}"))
 }
 
-fn panicked(payload: &(dyn std::any::Any + Send)) -> ToolOutput {
-    let message = payload
-        .downcast_ref::<&str>()
-        .copied()
-        .or_else(|| payload.downcast_ref::<String>().map(String::as_str))
-        .unwrap_or("a panic with a non-string payload");
-    ToolOutput::internal(format!("panicked: {message}"))
+fn id_in_use(id: &RawValue) -> RpcError {
+    RpcError::new(
+        INVALID_REQUEST,
+        format!("Invalid Request: id {id} is already in use by a request in flight"),
+    )
 }
 
-/// Turns a panic inside a tool's future into an internal-error result.
-struct CatchUnwind(crate::tool::BoxFuture);
-
-impl Future for CatchUnwind {
-    type Output = ToolOutput;
-
-    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<ToolOutput> {
-        let future = self.0.as_mut();
-        match catch_unwind(AssertUnwindSafe(|| future.poll(cx))) {
-            Ok(poll) => poll,
-            Err(payload) => Poll::Ready(panicked(&*payload)),
-        }
-    }
+fn unsupported_version(requested: &str) -> RpcError {
+    let supported: Vec<&str> = ProtocolVersion::MODERN.iter().map(|v| v.as_str()).collect();
+    RpcError::new(UNSUPPORTED_PROTOCOL_VERSION, "Unsupported protocol version")
+        .with_data(serde_json::json!({"supported": supported, "requested": requested}))
 }

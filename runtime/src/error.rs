@@ -59,6 +59,22 @@ pub enum Error {
         /// Where the second definition is (`file:line`).
         second: String,
     },
+    /// A tool takes a `State<T>` that no `Server::state` call provides.
+    MissingState {
+        /// The tool.
+        tool: &'static str,
+        /// Where it is defined (`file:line`).
+        location: String,
+        /// The state's type.
+        type_name: &'static str,
+    },
+    /// A type given to `Server::tools` cannot serve tools that way.
+    ToolType {
+        /// The type.
+        type_name: &'static str,
+        /// What is wrong with it.
+        problem: &'static str,
+    },
     /// Reading stdin or writing stdout failed, or the async runtime could not start.
     Io(std::io::Error),
 }
@@ -75,6 +91,16 @@ impl fmt::Display for Error {
                 "two tools are named `{name}`: one defined at {first}, one at {second}; \
                  give one of them another name with #[mcp_tool(name = \"...\")]"
             ),
+            Error::MissingState {
+                tool,
+                location,
+                type_name,
+            } => write!(
+                f,
+                "tool `{tool}` (at {location}) takes a `State<{type_name}>`, but no state of that \
+                 type was registered; add it with `.state(...)` on the server"
+            ),
+            Error::ToolType { type_name, problem } => write!(f, "`{type_name}` {problem}"),
             Error::Io(e) => write!(f, "i/o error: {e}"),
         }
     }
@@ -91,7 +117,7 @@ impl std::error::Error for Error {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             Error::Io(e) => Some(e),
-            Error::DuplicateTool { .. } => None,
+            _ => None,
         }
     }
 }

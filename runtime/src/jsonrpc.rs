@@ -20,13 +20,18 @@ pub const INVALID_PARAMS: i32 = -32602;
 /// Internal JSON-RPC error.
 pub const INTERNAL_ERROR: i32 = -32603;
 
+/// The protocol revision a 2026-07-28 request named is not one the server speaks.
+pub const UNSUPPORTED_PROTOCOL_VERSION: i32 = -32022;
+
 /// A JSON-RPC error object, before it is given an id.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct RpcError {
     /// One of the codes above.
     pub code: i32,
     /// A concise, single-sentence description.
     pub message: String,
+    /// Details for the client to act on.
+    pub data: Option<serde_json::Value>,
 }
 
 impl RpcError {
@@ -35,7 +40,14 @@ impl RpcError {
         RpcError {
             code,
             message: message.into(),
+            data: None,
         }
+    }
+
+    /// The same error, with `data`.
+    pub fn with_data(mut self, data: serde_json::Value) -> RpcError {
+        self.data = Some(data);
+        self
     }
 }
 
@@ -180,6 +192,26 @@ struct ErrorOut<'a> {
 struct ErrorBody<'a> {
     code: i32,
     message: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    data: Option<&'a serde_json::Value>,
+}
+
+/// One notification line (newline included).
+pub fn notification_line<T: Serialize + ?Sized>(method: &str, params: &T) -> Vec<u8> {
+    #[derive(Serialize)]
+    struct Out<'a, T: ?Sized> {
+        jsonrpc: &'static str,
+        method: &'a str,
+        params: &'a T,
+    }
+    let mut out = serde_json::to_vec(&Out {
+        jsonrpc: "2.0",
+        method,
+        params,
+    })
+    .expect("a notification serializes");
+    out.push(b'\n');
+    out
 }
 
 /// One response line (newline included) carrying `result`.
@@ -206,6 +238,7 @@ pub fn error_line(id: Option<&RawValue>, error: &RpcError) -> Vec<u8> {
         error: ErrorBody {
             code: error.code,
             message: &error.message,
+            data: error.data.as_ref(),
         },
     };
     serde_json::to_writer(&mut out, &msg).expect("an error serializes");

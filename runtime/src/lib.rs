@@ -7,13 +7,17 @@
 
 #![warn(missing_docs)]
 
+mod binding;
+mod call;
 mod cli;
+mod context;
 mod dispatch;
 mod error;
 mod inflight;
 pub mod jsonrpc;
 mod log;
 mod output;
+mod progress;
 pub mod protocol;
 mod schema;
 #[doc(hidden)]
@@ -24,12 +28,18 @@ mod tool;
 mod transport;
 mod wire;
 
+pub use binding::{Args, Arguments};
+pub use context::{Cancellation, ClientInfo, Context, Inject, Requirements, State};
 pub use error::{Error, Result, ToolError};
 pub use output::{Content, IntoToolOutput, Json, Text, ToolOutput};
-pub use protocol::ProtocolVersion;
-pub use schema::input_schema;
+pub use progress::Progress;
+pub use protocol::{Era, ProtocolVersion};
+pub use schema::{input_schema, whole_input_schema};
 pub use server::{DEFAULT_MAX_MESSAGE_SIZE, Server};
-pub use tool::{Annotations, Arguments, BoxFuture, Handler, Registration, Tool, ToolSpec};
+pub use tool::{
+    Annotations, BoxFuture, Handler, Injector, Invocation, MethodRegistration, Registration, Tool,
+    ToolSpec, injector,
+};
 
 #[doc(hidden)]
 pub use inventory;

@@ -7,6 +7,8 @@ use schemars::{JsonSchema, Schema, SchemaGenerator};
 use serde::Serialize;
 use serde_json::value::RawValue;
 
+use crate::binding::BindError;
+
 /// One block of a tool result's `content`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
@@ -40,8 +42,8 @@ pub(crate) enum Repr {
         structured: Option<Box<RawValue>>,
         is_error: bool,
     },
-    /// The client's arguments did not bind; the message names the path and the expected type.
-    InvalidArguments(String),
+    /// The client's arguments did not bind.
+    InvalidArguments(BindError),
     /// A failure the client must not see in detail (a panic, an unexpected error).
     Internal(String),
 }
@@ -92,14 +94,15 @@ impl ToolOutput {
         }
     }
 
-    #[doc(hidden)]
-    pub fn invalid_arguments(message: impl Into<String>) -> ToolOutput {
+    pub(crate) fn invalid_arguments(error: BindError) -> ToolOutput {
         ToolOutput {
-            repr: Repr::InvalidArguments(message.into()),
+            repr: Repr::InvalidArguments(error),
         }
     }
 
-    #[doc(hidden)]
+    /// An internal failure: the client sees "internal error (ref …)" and `detail` goes to
+    /// stderr under the same reference (or to the client too, with
+    /// `Server::expose_internal_errors`).
     pub fn internal(detail: impl Into<String>) -> ToolOutput {
         ToolOutput {
             repr: Repr::Internal(detail.into()),

@@ -17,6 +17,17 @@ pub enum ProtocolVersion {
     V2025_06_18,
     /// `2025-11-25`: icons, JSON Schema 2020-12 by default, invalid arguments as tool errors.
     V2025_11_25,
+    /// `2026-07-28`: no handshake; every request carries its version and client in `_meta`.
+    V2026_07_28,
+}
+
+/// The two eras of the protocol: with the `initialize` handshake, or stateless.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Era {
+    /// 2025-11-25 and earlier: the revision is negotiated once, by `initialize`.
+    Legacy,
+    /// 2026-07-28 on: each request names its revision and client in `params._meta`.
+    Modern,
 }
 
 impl ProtocolVersion {
@@ -31,6 +42,18 @@ impl ProtocolVersion {
     /// The revision offered to a client that asks for one the server does not know.
     pub const LATEST_HANDSHAKE: ProtocolVersion = ProtocolVersion::V2025_11_25;
 
+    /// Every revision served per request, without a handshake.
+    pub const MODERN: [ProtocolVersion; 1] = [ProtocolVersion::V2026_07_28];
+
+    /// Every revision, oldest first.
+    pub const ALL: [ProtocolVersion; 5] = [
+        ProtocolVersion::V2024_11_05,
+        ProtocolVersion::V2025_03_26,
+        ProtocolVersion::V2025_06_18,
+        ProtocolVersion::V2025_11_25,
+        ProtocolVersion::V2026_07_28,
+    ];
+
     /// The revision's date string, as it appears on the wire.
     pub const fn as_str(self) -> &'static str {
         match self {
@@ -38,18 +61,31 @@ impl ProtocolVersion {
             ProtocolVersion::V2025_03_26 => "2025-03-26",
             ProtocolVersion::V2025_06_18 => "2025-06-18",
             ProtocolVersion::V2025_11_25 => "2025-11-25",
+            ProtocolVersion::V2026_07_28 => "2026-07-28",
         }
     }
 
     /// Parses a revision's date string; `None` for a revision this server does not speak.
     pub fn parse(s: &str) -> Option<ProtocolVersion> {
-        Self::HANDSHAKE.into_iter().find(|v| v.as_str() == s)
+        Self::ALL.into_iter().find(|v| v.as_str() == s)
     }
 
     /// The answer to an `initialize` that asked for `requested`: the same revision when the
-    /// server speaks it, else the latest one it does (the client then decides whether to stay).
+    /// server speaks it with a handshake, else the latest one it does (the client then decides
+    /// whether to stay).
     pub fn negotiate(requested: &str) -> ProtocolVersion {
-        Self::parse(requested).unwrap_or(Self::LATEST_HANDSHAKE)
+        Self::parse(requested)
+            .filter(|v| v.era() == Era::Legacy)
+            .unwrap_or(Self::LATEST_HANDSHAKE)
+    }
+
+    /// The era the revision belongs to.
+    pub fn era(self) -> Era {
+        if self >= ProtocolVersion::V2026_07_28 {
+            Era::Modern
+        } else {
+            Era::Legacy
+        }
     }
 
     /// A dense index, for per-version caches.
@@ -65,6 +101,11 @@ impl ProtocolVersion {
     /// `title` on tools and server info, `outputSchema` and `structuredContent` (2025-06-18 on).
     pub fn has_structured_output(self) -> bool {
         self >= ProtocolVersion::V2025_06_18
+    }
+
+    /// `message` on progress notifications (2025-03-26 on).
+    pub fn has_progress_message(self) -> bool {
+        self >= ProtocolVersion::V2025_03_26
     }
 
     /// Whether arguments that fail to bind are reported as a tool error (`isError: true`) rather
@@ -91,6 +132,8 @@ mod tests {
             assert_eq!(ProtocolVersion::parse(v.as_str()), Some(v));
         }
         assert_eq!(ProtocolVersion::parse("2024-10-07"), None);
+        assert_eq!(ProtocolVersion::V2026_07_28.era(), Era::Modern);
+        assert_eq!(ProtocolVersion::V2025_11_25.era(), Era::Legacy);
     }
 
     #[test]

@@ -25,6 +25,19 @@ pub fn input_schema<T: JsonSchema>(generator: &mut SchemaGenerator) -> Schema {
     generator.root_schema_for::<T>()
 }
 
+/// The input schema of a tool that takes its arguments as one [`Args<T>`](crate::Args): `T`'s
+/// schema, closed to properties it does not list (binding rejects them too).
+pub fn whole_input_schema<T: JsonSchema>(generator: &mut SchemaGenerator) -> Schema {
+    let mut schema = generator.root_schema_for::<T>();
+    if let Some(root) = schema.as_object_mut()
+        && root.contains_key("properties")
+        && !root.contains_key("additionalProperties")
+    {
+        root.insert("additionalProperties".into(), Value::Bool(false));
+    }
+    schema
+}
+
 /// Final touches on a root schema: the `title` schemars derives from a Rust type name says
 /// nothing to a client (the tool has its own name and title).
 pub(crate) fn finish_root(schema: Schema) -> Value {

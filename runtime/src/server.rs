@@ -1,5 +1,6 @@
 //! The server builder: what the server is called, which tools it serves, and how it runs.
 
+use std::any::{Any, TypeId};
 use std::collections::HashMap;
 use std::io::{BufRead, Write};
 use std::sync::{Arc, OnceLock};
@@ -7,10 +8,11 @@ use std::time::Duration;
 
 use serde_json::value::RawValue;
 
+use crate::context::{Requirements, States};
 use crate::error::{Error, Result};
 use crate::protocol::ProtocolVersion;
 use crate::tool::{self, Tool, ToolDef, ToolSpec};
-use crate::{cli, serve};
+use crate::{cli, serve, wire};
 
 /// An MCP server: its identity, its tools and its limits.
 ///
@@ -28,9 +30,16 @@ use crate::{cli, serve};
 #[must_use = "a server does nothing until `run` is called"]
 pub struct Server {
     pub(crate) info: ServerInfo,
-    specs: Vec<&'static ToolSpec>,
+    tools: Vec<(&'static ToolSpec, Option<Instance>)>,
+    states: States,
+    /// Types whose tools were added with `tools`, to catch one added twice.
+    tool_types: Vec<(TypeId, &'static str)>,
+    /// Mistakes found while building, reported by `build`.
+    errors: Vec<Error>,
     pub(crate) limits: Limits,
 }
+
+type Instance = Arc<dyn Any + Send + Sync>;
 
 /// Who the server says it is in `initialize`.
 #[derive(Debug, Clone)]
@@ -46,6 +55,7 @@ pub(crate) struct Limits {
     pub(crate) max_message_size: usize,
     pub(crate) shutdown_grace: Duration,
     pub(crate) expose_internal_errors: bool,
+    pub(crate) cache_ttl: Duration,
 }
 
 /// The largest message accepted by default: 8 MiB.
@@ -61,11 +71,15 @@ impl Server {
                 title: None,
                 instructions: None,
             },
-            specs: Vec::new(),
+            tools: Vec::new(),
+            states: States::default(),
+            tool_types: Vec::new(),
+            errors: Vec::new(),
             limits: Limits {
                 max_message_size: DEFAULT_MAX_MESSAGE_SIZE,
                 shutdown_grace: Duration::from_millis(500),
                 expose_internal_errors: false,
+                cache_ttl: Duration::from_secs(3600),
             },
         }
     }
@@ -84,13 +98,57 @@ impl Server {
 
     /// Serves every `#[mcp_tool]` function linked into the program.
     pub fn discover(mut self) -> Server {
-        self.specs.extend(tool::discovered());
+        self.tools
+            .extend(tool::discovered().map(|spec| (spec, None)));
         self
     }
 
     /// Serves one tool: `server.tool::<add>()` for `#[mcp_tool] fn add`.
     pub fn tool<T: Tool>(mut self) -> Server {
-        self.specs.push(T::spec());
+        self.tools.push((T::spec(), None));
+        self
+    }
+
+    /// Serves the `#[mcp_tool]` methods of every `#[mcp_tool_type]` impl block of `T`, called
+    /// on `instance`. Concurrent calls share the one instance.
+    pub fn tools<T: Send + Sync + 'static>(self, instance: T) -> Server {
+        self.shared_tools(Arc::new(instance))
+    }
+
+    /// Like [`tools`](Server::tools), for an instance the program also keeps.
+    pub fn shared_tools<T: Send + Sync + 'static>(mut self, instance: Arc<T>) -> Server {
+        let (id, name) = (TypeId::of::<T>(), std::any::type_name::<T>());
+        if self.tool_types.iter().any(|(seen, _)| *seen == id) {
+            self.errors.push(Error::ToolType {
+                type_name: name,
+                problem: "was given to `tools` twice; each tool can be served from one instance",
+            });
+            return self;
+        }
+        self.tool_types.push((id, name));
+        let instance: Instance = instance;
+        let before = self.tools.len();
+        self.tools
+            .extend(tool::methods_of(id).map(|spec| (spec, Some(Arc::clone(&instance)))));
+        if self.tools.len() == before {
+            self.errors.push(Error::ToolType {
+                type_name: name,
+                problem: "has no tools: mark an impl block of it `#[mcp_tool_type]` and its tool methods `#[mcp_tool]`",
+            });
+        }
+        self
+    }
+
+    /// Shares `value` with every tool that takes a `State<T>` parameter.
+    pub fn state<T: Send + Sync + 'static>(mut self, value: T) -> Server {
+        self.states.insert(Arc::new(value));
+        self
+    }
+
+    /// How long 2026-07-28 clients may cache the tool list and the `server/discover` result.
+    /// Defaults to one hour: the tool list of a server never changes while it runs.
+    pub fn cache_ttl(mut self, ttl: Duration) -> Server {
+        self.limits.cache_ttl = ttl;
         self
     }
 
@@ -135,13 +193,17 @@ impl Server {
     }
 
     /// Checks the tool set and generates every schema, once.
-    pub(crate) fn build(self) -> Result<Service> {
-        let mut by_name: HashMap<&'static str, &'static ToolSpec> = HashMap::new();
-        for spec in self.specs {
+    pub(crate) fn build(mut self) -> Result<Service> {
+        if !self.errors.is_empty() {
+            return Err(self.errors.swap_remove(0));
+        }
+        let mut by_name: HashMap<&'static str, (&'static ToolSpec, Option<Instance>)> =
+            HashMap::new();
+        for (spec, instance) in self.tools {
             match by_name.get(spec.name) {
                 // The same tool registered twice (say, by `discover` and by `tool`) is one tool.
-                Some(seen) if std::ptr::eq(*seen, spec) => {}
-                Some(seen) => {
+                Some((seen, _)) if std::ptr::eq(*seen, spec) => {}
+                Some((seen, _)) => {
                     let (first, second) = ordered(seen, spec);
                     return Err(Error::DuplicateTool {
                         name: spec.name.to_owned(),
@@ -150,11 +212,29 @@ impl Server {
                     });
                 }
                 None => {
-                    by_name.insert(spec.name, spec);
+                    by_name.insert(spec.name, (spec, instance));
                 }
             }
         }
-        let mut tools: Vec<ToolDef> = by_name.into_values().map(ToolDef::new).collect();
+        for (spec, _) in by_name.values() {
+            let mut needs = Requirements::default();
+            (spec.requirements)(&mut needs);
+            if let Some((_, type_name)) = needs
+                .states
+                .iter()
+                .find(|(id, _)| !self.states.contains(*id))
+            {
+                return Err(Error::MissingState {
+                    tool: spec.name,
+                    location: spec.location(),
+                    type_name,
+                });
+            }
+        }
+        let mut tools: Vec<ToolDef> = by_name
+            .into_values()
+            .map(|(spec, instance)| ToolDef::new(spec, instance))
+            .collect();
         tools.sort_by(|a, b| a.spec.name.cmp(b.spec.name));
         let index = tools
             .iter()
@@ -162,8 +242,10 @@ impl Server {
             .map(|(i, t)| (t.spec.name, i))
             .collect();
         Ok(Service {
+            server_meta: wire::server_meta(&self.info),
             info: self.info,
             limits: self.limits,
+            states: Arc::new(self.states),
             tools,
             index,
             lists: Default::default(),
@@ -188,13 +270,17 @@ pub(crate) struct Service {
     /// Sorted by name, which is the order of `tools/list`.
     pub(crate) tools: Vec<ToolDef>,
     index: HashMap<&'static str, usize>,
+    pub(crate) states: Arc<States>,
+    /// The `_meta` of 2026-07-28 results, serialized once.
+    pub(crate) server_meta: Box<RawValue>,
     /// The `tools/list` result per revision, serialized on first use.
-    lists: [OnceLock<Box<RawValue>>; ProtocolVersion::HANDSHAKE.len()],
+    lists: [OnceLock<Box<RawValue>>; ProtocolVersion::ALL.len()],
 }
 
 impl Service {
-    pub(crate) fn tool(&self, name: &str) -> Option<&ToolDef> {
-        self.index.get(name).map(|&i| &self.tools[i])
+    /// The tool named `name`, with its index in [`Service::tools`].
+    pub(crate) fn tool(&self, name: &str) -> Option<(usize, &ToolDef)> {
+        self.index.get(name).map(|&i| (i, &self.tools[i]))
     }
 
     pub(crate) fn tool_list(&self, version: ProtocolVersion) -> &RawValue {

@@ -1,14 +1,16 @@
 //! Tools as the server holds them: the static spec that `#[mcp_tool]` generates, and the
 //! definition built from it when the server starts.
 
+use std::any::{Any, TypeId};
 use std::future::Future;
 use std::pin::Pin;
+use std::sync::Arc;
 
 use schemars::{Schema, SchemaGenerator};
-use serde::de::DeserializeOwned;
 use serde_json::Value;
-use serde_json::value::RawValue;
 
+use crate::binding::Arguments;
+use crate::context::{Context, Inject, Requirements};
 use crate::output::ToolOutput;
 use crate::schema;
 
@@ -40,40 +42,50 @@ pub type BoxFuture = Pin<Box<dyn Future<Output = ToolOutput> + Send + 'static>>;
 #[derive(Clone, Copy)]
 pub enum Handler {
     /// A plain function.
-    Sync(fn(Arguments) -> ToolOutput),
+    Sync(fn(Invocation) -> ToolOutput),
     /// An `async fn`.
-    Async(fn(Arguments) -> BoxFuture),
+    Async(fn(Invocation) -> BoxFuture),
 }
 
-/// The arguments of one call, as the client sent them.
-#[derive(Debug, Default)]
-pub struct Arguments {
-    raw: Option<Box<RawValue>>,
+/// Everything one call hands to the generated handler.
+pub struct Invocation {
+    /// The client's arguments.
+    pub arguments: Arguments,
+    /// The request.
+    pub context: Context,
+    pub(crate) instance: Option<Arc<dyn Any + Send + Sync>>,
 }
 
-impl Arguments {
-    /// Arguments from a raw JSON object, or none.
-    pub fn new(raw: Option<Box<RawValue>>) -> Arguments {
-        Arguments { raw }
+/// How to build an injected parameter of type `T`, and what it needs: taken once per
+/// parameter, so that a type that is not injectable is reported once.
+pub struct Injector<T> {
+    /// `T::inject`.
+    pub inject: fn(&Context) -> Result<T, ToolOutput>,
+    /// `T::require`.
+    pub require: fn(&mut Requirements),
+}
+
+/// The injector of `T`.
+pub const fn injector<T: Inject>() -> Injector<T> {
+    Injector {
+        inject: T::inject,
+        require: T::require,
+    }
+}
+
+impl Invocation {
+    /// Builds an injected parameter.
+    pub fn inject<T>(&self, injector: Injector<T>) -> Result<T, ToolOutput> {
+        (injector.inject)(&self.context)
     }
 
-    /// Deserializes the arguments into `T`; on failure, the result that tells the client which
-    /// argument is wrong and what was expected.
-    pub fn bind<T: DeserializeOwned>(&self) -> Result<T, ToolOutput> {
-        let json = self.raw.as_deref().map_or("{}", RawValue::get);
-        let mut de = serde_json::Deserializer::from_str(json);
-        serde_path_to_error::deserialize(&mut de)
-            .map_err(|e| ToolOutput::invalid_arguments(binding_message(&e)))
-    }
-}
-
-fn binding_message(e: &serde_path_to_error::Error<serde_json::Error>) -> String {
-    let inner = e.inner().to_string();
-    // serde_json appends a position in the arguments text, which means nothing to a model.
-    let message = inner.rfind(" at line ").map_or(&*inner, |at| &inner[..at]);
-    match e.path().to_string().as_str() {
-        "." => format!("invalid arguments: {message}"),
-        path => format!("invalid arguments: `{path}`: {message}"),
+    /// The instance a `#[mcp_tool_type]` method is called on.
+    pub fn instance(&self) -> Arc<dyn Any + Send + Sync> {
+        Arc::clone(
+            self.instance
+                .as_ref()
+                .expect("method tools are registered with their instance"),
+        )
     }
 }
 
@@ -93,6 +105,8 @@ pub struct ToolSpec {
     pub output_schema: fn(&mut SchemaGenerator) -> Option<Schema>,
     /// How to run it.
     pub handler: Handler,
+    /// What its injected parameters need from the server.
+    pub requirements: fn(&mut Requirements),
     /// The source file of the definition.
     pub file: &'static str,
     /// The line of the definition.
@@ -123,15 +137,37 @@ pub(crate) fn discovered() -> impl Iterator<Item = &'static ToolSpec> {
     inventory::iter::<Registration>.into_iter().map(|r| r.0)
 }
 
+/// A `#[mcp_tool]` method of a `#[mcp_tool_type]` impl block, registered under its type.
+pub struct MethodRegistration {
+    /// The type whose method it is.
+    pub owner: fn() -> TypeId,
+    /// The tool.
+    pub spec: &'static ToolSpec,
+}
+
+inventory::collect!(MethodRegistration);
+
+/// Every tool method of type `T`, from all of its `#[mcp_tool_type]` impl blocks.
+pub(crate) fn methods_of(owner: TypeId) -> impl Iterator<Item = &'static ToolSpec> {
+    inventory::iter::<MethodRegistration>
+        .into_iter()
+        .filter(move |r| (r.owner)() == owner)
+        .map(|r| r.spec)
+}
+
 /// A tool as the server serves it: the spec plus schemas generated once at start-up.
 pub(crate) struct ToolDef {
     pub(crate) spec: &'static ToolSpec,
     pub(crate) input_schema: Value,
     pub(crate) output_schema: Option<Value>,
+    pub(crate) instance: Option<Arc<dyn Any + Send + Sync>>,
 }
 
 impl ToolDef {
-    pub(crate) fn new(spec: &'static ToolSpec) -> ToolDef {
+    pub(crate) fn new(
+        spec: &'static ToolSpec,
+        instance: Option<Arc<dyn Any + Send + Sync>>,
+    ) -> ToolDef {
         let input_schema = schema::finish_root((spec.input_schema)(&mut schema::input_generator()));
         let output_schema =
             (spec.output_schema)(&mut schema::output_generator()).map(schema::finish_root);
@@ -139,6 +175,7 @@ impl ToolDef {
             spec,
             input_schema,
             output_schema,
+            instance,
         }
     }
 
@@ -148,54 +185,5 @@ impl ToolDef {
         self.output_schema
             .as_ref()
             .filter(|s| schema::is_object_root(s))
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::output::Repr;
-
-    #[derive(serde::Deserialize, Debug)]
-    #[serde(deny_unknown_fields)]
-    #[allow(dead_code)]
-    struct Args {
-        a: i64,
-        inner: Option<Inner>,
-    }
-
-    #[derive(serde::Deserialize, Debug)]
-    #[allow(dead_code)]
-    struct Inner {
-        n: u8,
-    }
-
-    fn message(json: &str) -> String {
-        let args = Arguments::new(Some(RawValue::from_string(json.into()).unwrap()));
-        match args.bind::<Args>().unwrap_err().repr {
-            Repr::InvalidArguments(m) => m,
-            other => panic!("{other:?}"),
-        }
-    }
-
-    #[test]
-    fn binding_errors_name_the_path_and_the_type() {
-        assert_eq!(message(r#"{}"#), "invalid arguments: missing field `a`");
-        assert_eq!(
-            message(r#"{"a":"x"}"#),
-            "invalid arguments: `a`: invalid type: string \"x\", expected i64"
-        );
-        assert_eq!(
-            message(r#"{"a":1,"inner":{"n":300}}"#),
-            "invalid arguments: `inner.n`: invalid value: integer `300`, expected u8"
-        );
-        assert!(message(r#"{"a":1,"b":2}"#).contains("unknown field `b`"));
-    }
-
-    #[test]
-    fn absent_arguments_are_an_empty_object() {
-        #[derive(serde::Deserialize)]
-        struct None_ {}
-        assert!(Arguments::default().bind::<None_>().is_ok());
     }
 }

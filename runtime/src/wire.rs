@@ -8,8 +8,8 @@ use serde_json::Value;
 use serde_json::value::RawValue;
 
 use crate::output::Content;
-use crate::protocol::ProtocolVersion;
-use crate::server::Service;
+use crate::protocol::{Era, ProtocolVersion};
+use crate::server::{ServerInfo, Service};
 use crate::tool::ToolDef;
 
 #[derive(Serialize)]
@@ -66,6 +66,91 @@ pub(crate) fn initialize(service: &Service, version: ProtocolVersion) -> impl Se
 #[derive(Serialize)]
 struct ToolList<'a> {
     tools: Vec<ToolOut<'a>>,
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    cache: Option<Cache>,
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    modern: Option<Modern<'a>>,
+}
+
+/// What every 2026-07-28 result carries: its type, and who answered.
+#[derive(Serialize)]
+pub(crate) struct Modern<'a> {
+    #[serde(rename = "resultType")]
+    result_type: &'static str,
+    #[serde(rename = "_meta")]
+    meta: &'a RawValue,
+}
+
+impl<'a> Modern<'a> {
+    /// The fields for a result of revision `version`; `None` before 2026-07-28.
+    pub(crate) fn of(service: &'a Service, version: ProtocolVersion) -> Option<Modern<'a>> {
+        (version.era() == Era::Modern).then_some(Modern {
+            result_type: "complete",
+            meta: &service.server_meta,
+        })
+    }
+}
+
+/// How long a 2026-07-28 client may reuse a list result, and with whom.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Cache {
+    ttl_ms: u64,
+    cache_scope: &'static str,
+}
+
+impl Cache {
+    fn of(service: &Service) -> Cache {
+        Cache {
+            ttl_ms: u64::try_from(service.limits.cache_ttl.as_millis()).unwrap_or(u64::MAX),
+            // The tool list is the same for every client.
+            cache_scope: "public",
+        }
+    }
+}
+
+/// `_meta` of 2026-07-28 results: `{"io.modelcontextprotocol/serverInfo": {...}}`.
+pub(crate) fn server_meta(info: &ServerInfo) -> Box<RawValue> {
+    let meta = serde_json::json!({
+        "io.modelcontextprotocol/serverInfo": Implementation {
+            name: &info.name,
+            title: info.title.as_deref(),
+            version: &info.version,
+        }
+    });
+    serde_json::value::to_raw_value(&meta).expect("server info serializes")
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct DiscoverResult<'a> {
+    supported_versions: Vec<&'static str>,
+    capabilities: Capabilities,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    instructions: Option<&'a str>,
+    #[serde(flatten)]
+    cache: Cache,
+    #[serde(flatten)]
+    modern: Modern<'a>,
+}
+
+/// The `server/discover` result. Only stateless revisions are listed: a client that wants a
+/// handshake revision sends `initialize`.
+pub(crate) fn discover(service: &Service) -> impl Serialize + '_ {
+    DiscoverResult {
+        supported_versions: ProtocolVersion::MODERN.iter().map(|v| v.as_str()).collect(),
+        capabilities: Capabilities {
+            tools: ToolsCapability {
+                list_changed: false,
+            },
+        },
+        instructions: service.info.instructions.as_deref(),
+        cache: Cache::of(service),
+        modern: Modern {
+            result_type: "complete",
+            meta: &service.server_meta,
+        },
+    }
 }
 
 #[derive(Serialize)]
@@ -125,8 +210,11 @@ fn tool_out(tool: &ToolDef, version: ProtocolVersion) -> ToolOut<'_> {
 
 /// The `tools/list` result, serialized once per revision.
 pub(crate) fn tool_list(service: &Service, version: ProtocolVersion) -> Box<RawValue> {
+    let modern = Modern::of(service, version);
     let list = ToolList {
         tools: service.tools.iter().map(|t| tool_out(t, version)).collect(),
+        cache: modern.as_ref().map(|_| Cache::of(service)),
+        modern,
     };
     serde_json::value::to_raw_value(&list).expect("a tool list serializes")
 }
@@ -140,4 +228,6 @@ pub(crate) struct CallToolResult<'a> {
     pub(crate) structured_content: Option<&'a RawValue>,
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub(crate) is_error: bool,
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub(crate) modern: Option<Modern<'a>>,
 }

@@ -192,3 +192,22 @@ impl InProcess {
             .expect("serve does not panic")
     }
 }
+
+/// The names in a `tools/list` response, in order.
+pub fn tool_names(list: &Value) -> Vec<&str> {
+    list["result"]["tools"]
+        .as_array()
+        .expect("a tool list")
+        .iter()
+        .map(|t| t["name"].as_str().expect("a tool name"))
+        .collect()
+}
+
+/// The error that stops `server` from starting.
+pub fn start_error(server: Server) -> String {
+    let (input, _keep_open) = std::io::pipe().unwrap();
+    server
+        .serve(BufReader::new(input), std::io::sink())
+        .expect_err("the server refuses to start")
+        .to_string()
+}

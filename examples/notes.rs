@@ -1,0 +1,162 @@
+//! A note-keeping MCP server: one `Notes` value holds the notes, and its `#[mcp_tool_type]`
+//! methods are the tools. `export_notes` is long-running: it reports progress and stops when
+//! the client cancels it.
+//!
+//! ```sh
+//! cargo run --example notes -- call add_note '{"text": "buy milk", "tags": ["errands"]}'
+//! ```
+
+use std::collections::BTreeMap;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+use schemars::JsonSchema;
+use serde::Serialize;
+use toolwright::prelude::*;
+
+/// The notes, in memory; all calls share one `Notes`.
+#[derive(Default)]
+struct Notes {
+    next_id: AtomicU64,
+    notes: Mutex<BTreeMap<u64, Note>>,
+}
+
+#[derive(Clone, Serialize, JsonSchema)]
+struct Note {
+    id: u64,
+    text: String,
+    tags: Vec<String>,
+}
+
+#[derive(Serialize, JsonSchema)]
+struct NoteList {
+    notes: Vec<Note>,
+}
+
+#[derive(Serialize, JsonSchema)]
+struct Export {
+    path: String,
+    notes: usize,
+}
+
+/// Limits the server enforces, shared with the tools as state.
+struct Limits {
+    max_note_len: usize,
+}
+
+impl Notes {
+    fn snapshot(&self) -> Vec<Note> {
+        self.lock().values().cloned().collect()
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, BTreeMap<u64, Note>> {
+        self.notes.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+#[mcp_tool_type]
+impl Notes {
+    /// Stores a note and returns it with its id.
+    ///
+    /// # Arguments
+    /// * `text` - The note.
+    /// * `tags` - Labels to find it by later.
+    #[mcp_tool(destructive = false, open_world = false)]
+    fn add_note(
+        &self,
+        text: String,
+        #[arg(default = Vec::new())] tags: Vec<String>,
+        limits: State<Limits>,
+    ) -> Result<Note, ToolError> {
+        if text.chars().count() > limits.max_note_len {
+            return Err(ToolError::new(format!(
+                "a note has at most {} characters",
+                limits.max_note_len
+            )));
+        }
+        let id = self.next_id.fetch_add(1, Ordering::Relaxed) + 1;
+        let note = Note { id, text, tags };
+        self.lock().insert(id, note.clone());
+        Ok(note)
+    }
+
+    /// Lists the notes, oldest first.
+    ///
+    /// # Arguments
+    /// * `tag` - Only the notes with this tag.
+    #[mcp_tool(read_only, open_world = false)]
+    fn list_notes(&self, tag: Option<String>) -> NoteList {
+        let notes = self
+            .snapshot()
+            .into_iter()
+            .filter(|n| tag.as_ref().is_none_or(|t| n.tags.contains(t)))
+            .collect();
+        NoteList { notes }
+    }
+
+    /// Deletes a note.
+    #[mcp_tool(destructive, idempotent, open_world = false)]
+    fn delete_note(&self, id: u64) -> Result<String, ToolError> {
+        match self.lock().remove(&id) {
+            Some(_) => Ok(format!("deleted note {id}")),
+            None => Err(ToolError::new(format!("there is no note {id}"))),
+        }
+    }
+}
+
+// A second impl block of the same type: its tools join the first block's.
+#[mcp_tool_type]
+impl Notes {
+    /// Writes every note to a Markdown file, one at a time, reporting progress. Cancelling the
+    /// request stops the export and removes the partial file.
+    ///
+    /// # Arguments
+    /// * `path` - The file to write.
+    /// * `pause_ms` - A pause after each note, to spare a slow disk.
+    #[mcp_tool(destructive = false, idempotent, open_world = false)]
+    async fn export_notes(
+        &self,
+        path: String,
+        #[arg(default = 0)] pause_ms: u64,
+        progress: Progress,
+        cancel: Cancellation,
+    ) -> Result<Export, ToolError> {
+        let notes = self.snapshot();
+        let total = notes.len() as f64;
+        let mut markdown = String::new();
+        for (done, note) in notes.iter().enumerate() {
+            markdown.push_str(&format!("- {} ({})\n", note.text, note.tags.join(", ")));
+            tokio::fs::write(&path, &markdown)
+                .await
+                .map_err(|e| ToolError::new(format!("cannot write `{path}`: {e}")))?;
+            progress.report(
+                (done + 1) as f64,
+                Some(total),
+                Some(&format!("note {}", note.id)),
+            );
+            tokio::select! {
+                () = cancel.cancelled() => {
+                    let _ = tokio::fs::remove_file(&path).await;
+                    return Err(ToolError::new("export cancelled"));
+                }
+                () = tokio::time::sleep(Duration::from_millis(pause_ms)) => {}
+            }
+        }
+        Ok(Export {
+            path,
+            notes: notes.len(),
+        })
+    }
+}
+
+fn main() -> toolwright::Result<()> {
+    toolwright::server!()
+        .title("Notes")
+        .instructions("Keeps short notes in memory; find them again by tag.")
+        .state(Limits {
+            max_note_len: 10_000,
+        })
+        .tools(Notes::default())
+        .run()
+}

@@ -1,0 +1,286 @@
+//! Binding the client's arguments: deserializing them, and saying precisely what is wrong when
+//! they do not fit, so that a model can correct its call.
+
+use std::ops::{Deref, DerefMut};
+
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+use serde_json::value::RawValue;
+
+use crate::output::ToolOutput;
+
+/// The arguments of one call, as the client sent them.
+#[derive(Debug, Default)]
+pub struct Arguments {
+    raw: Option<Box<RawValue>>,
+}
+
+/// Why arguments did not bind: where, and what serde said.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct BindError {
+    /// `.` for the arguments object itself, else a path like `items[2].name`.
+    path: String,
+    message: String,
+}
+
+impl Arguments {
+    /// Arguments from a raw JSON object, or none.
+    pub fn new(raw: Option<Box<RawValue>>) -> Arguments {
+        Arguments { raw }
+    }
+
+    fn json(&self) -> &str {
+        self.raw.as_deref().map_or("{}", RawValue::get)
+    }
+
+    /// Deserializes the arguments into `T`, which rejects unknown fields itself (the struct
+    /// `#[mcp_tool]` generates does).
+    pub fn bind<T: DeserializeOwned>(&self) -> Result<T, ToolOutput> {
+        let mut de = serde_json::Deserializer::from_str(self.json());
+        serde_path_to_error::deserialize(&mut de).map_err(|e| invalid(&e))
+    }
+
+    /// Deserializes the arguments into `T` (an [`Args<T>`] struct) and rejects any field `T`
+    /// ignored: a misspelt optional argument must not vanish silently.
+    pub fn bind_whole<T: DeserializeOwned>(&self) -> Result<T, ToolOutput> {
+        let mut ignored = Vec::new();
+        let mut record = |path: serde_ignored::Path<'_>| ignored.push(path.to_string());
+        let mut de = serde_json::Deserializer::from_str(self.json());
+        let value = serde_path_to_error::deserialize(serde_ignored::Deserializer::new(
+            &mut de,
+            &mut record,
+        ))
+        .map_err(|e| invalid(&e))?;
+        match ignored.first() {
+            None => Ok(value),
+            Some(path) => {
+                // serde_ignored marks the inside of an `Option` with `?`.
+                let path = path.replace(".?", "").replace("?.", "");
+                let (parent, field) = path.rsplit_once('.').unwrap_or((".", &path));
+                Err(ToolOutput::invalid_arguments(BindError {
+                    path: parent.to_owned(),
+                    message: format!("unknown field `{field}`"),
+                }))
+            }
+        }
+    }
+}
+
+fn invalid(e: &serde_path_to_error::Error<serde_json::Error>) -> ToolOutput {
+    let inner = e.inner().to_string();
+    // serde_json appends a position in the arguments text, which means nothing to a model.
+    let message = inner.rfind(" at line ").map_or(&*inner, |at| &inner[..at]);
+    ToolOutput::invalid_arguments(BindError {
+        path: e.path().to_string(),
+        message: message.to_owned(),
+    })
+}
+
+impl BindError {
+    /// The message for the client. A missing field says what type it wants, from the schema.
+    pub(crate) fn describe(&self, input_schema: &Value) -> String {
+        let mut message = self.message.clone();
+        let missing = message
+            .strip_prefix("missing field `")
+            .and_then(|rest| rest.strip_suffix('`'));
+        if let Some(field) = missing {
+            let mut path = segments(&self.path);
+            path.push(field);
+            if let Some(expected) = schema_at(input_schema, input_schema, &path).map(describe_type)
+            {
+                message.push_str(&format!(", expected {expected}"));
+            }
+        }
+        match self.path.as_str() {
+            "." => format!("invalid arguments: {message}"),
+            path => format!("invalid arguments: `{path}`: {message}"),
+        }
+    }
+}
+
+/// `a.b[2].c` to `["a", "b", "2", "c"]`.
+fn segments(path: &str) -> Vec<&str> {
+    path.split(['.', '[', ']'])
+        .filter(|s| !s.is_empty())
+        .collect()
+}
+
+/// The subschema at a path of property names and array indices, following local `$ref`s and
+/// looking into the alternatives of `anyOf`, `oneOf` and `allOf` (how `Option<T>` and enums
+/// are described).
+fn schema_at<'a>(root: &'a Value, schema: &'a Value, path: &[&str]) -> Option<&'a Value> {
+    let schema = resolve(root, schema);
+    let Some((first, rest)) = path.split_first() else {
+        return Some(schema);
+    };
+    let next = if first.parse::<usize>().is_ok() {
+        schema.get("items")
+    } else {
+        schema.get("properties").and_then(|p| p.get(*first))
+    };
+    if let Some(found) = next.and_then(|next| schema_at(root, next, rest)) {
+        return Some(found);
+    }
+    ["anyOf", "oneOf", "allOf"]
+        .iter()
+        .filter_map(|key| schema.get(*key).and_then(Value::as_array))
+        .flatten()
+        .find_map(|alternative| schema_at(root, alternative, path))
+}
+
+fn resolve<'a>(root: &'a Value, schema: &'a Value) -> &'a Value {
+    match schema.get("$ref").and_then(Value::as_str) {
+        Some(pointer) => pointer
+            .strip_prefix('#')
+            .and_then(|p| root.pointer(p))
+            .unwrap_or(schema),
+        None => schema,
+    }
+}
+
+fn describe_type(schema: &Value) -> String {
+    if let Some(options) = schema.get("enum").and_then(Value::as_array) {
+        let options: Vec<String> = options.iter().map(Value::to_string).collect();
+        return format!("one of {}", options.join(", "));
+    }
+    match schema.get("type") {
+        Some(Value::String(t)) => article(t),
+        Some(Value::Array(types)) => types
+            .iter()
+            .filter_map(Value::as_str)
+            .map(article)
+            .collect::<Vec<_>>()
+            .join(" or "),
+        _ => "a value that matches the input schema".to_owned(),
+    }
+}
+
+fn article(json_type: &str) -> String {
+    match json_type {
+        "integer" | "object" | "array" => format!("an {json_type}"),
+        "null" => "null".to_owned(),
+        other => format!("a {other}"),
+    }
+}
+
+/// Takes the whole arguments object as one struct, for authors who prefer to describe a tool's
+/// input as a type: `fn search(args: Args<SearchQuery>)`.
+///
+/// `T` must deserialize from, and describe, a JSON object. Fields that `T` does not know are
+/// rejected with an error naming them, as for tools with one parameter per argument.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Args<T>(pub T);
+
+impl<T> Args<T> {
+    /// The arguments struct.
+    pub fn into_inner(self) -> T {
+        self.0
+    }
+}
+
+impl<T> Deref for Args<T> {
+    type Target = T;
+
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}
+
+impl<T> DerefMut for Args<T> {
+    fn deref_mut(&mut self) -> &mut T {
+        &mut self.0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::output::Repr;
+    use serde_json::json;
+
+    #[derive(serde::Deserialize, Debug)]
+    #[serde(deny_unknown_fields)]
+    #[allow(dead_code)]
+    struct Strict {
+        a: i64,
+        inner: Option<Inner>,
+    }
+
+    #[derive(serde::Deserialize, Debug)]
+    #[allow(dead_code)]
+    struct Inner {
+        n: u8,
+        tags: Vec<String>,
+    }
+
+    fn schema() -> Value {
+        json!({
+            "type": "object",
+            "properties": {
+                "a": {"type": "integer"},
+                "inner": {"anyOf": [{"$ref": "#/$defs/Inner"}, {"type": "null"}]}
+            },
+            "$defs": {"Inner": {"type": "object", "properties": {
+                "n": {"type": "integer"}, "tags": {"type": "array"}
+            }}}
+        })
+    }
+
+    fn message(result: Result<impl std::fmt::Debug, ToolOutput>) -> String {
+        match result.unwrap_err().repr {
+            Repr::InvalidArguments(e) => e.describe(&schema()),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    fn args(json: &str) -> Arguments {
+        Arguments::new(Some(RawValue::from_string(json.into()).unwrap()))
+    }
+
+    #[test]
+    fn errors_name_the_path_and_the_expected_type() {
+        assert_eq!(
+            message(args("{}").bind::<Strict>()),
+            "invalid arguments: missing field `a`, expected an integer"
+        );
+        assert_eq!(
+            message(args(r#"{"a":"x"}"#).bind::<Strict>()),
+            "invalid arguments: `a`: invalid type: string \"x\", expected i64"
+        );
+        assert_eq!(
+            message(args(r#"{"a":1,"inner":{"n":300,"tags":[]}}"#).bind::<Strict>()),
+            "invalid arguments: `inner.n`: invalid value: integer `300`, expected u8"
+        );
+        assert_eq!(
+            message(args(r#"{"a":1,"inner":{"n":3}}"#).bind::<Strict>()),
+            "invalid arguments: `inner`: missing field `tags`, expected an array"
+        );
+        assert!(message(args(r#"{"a":1,"b":2}"#).bind::<Strict>()).contains("unknown field `b`"));
+    }
+
+    #[test]
+    fn whole_structs_reject_fields_they_ignore() {
+        #[derive(serde::Deserialize, Debug)]
+        #[allow(dead_code)]
+        struct Lenient {
+            a: i64,
+            inner: Option<Inner>,
+        }
+        assert!(args(r#"{"a":1}"#).bind_whole::<Lenient>().is_ok());
+        assert_eq!(
+            message(args(r#"{"a":1,"limt":5}"#).bind_whole::<Lenient>()),
+            "invalid arguments: unknown field `limt`"
+        );
+        assert_eq!(
+            message(args(r#"{"a":1,"inner":{"n":1,"tags":[],"x":0}}"#).bind_whole::<Lenient>()),
+            "invalid arguments: `inner`: unknown field `x`"
+        );
+    }
+
+    #[test]
+    fn absent_arguments_are_an_empty_object() {
+        #[derive(serde::Deserialize)]
+        struct Empty {}
+        assert!(Arguments::default().bind::<Empty>().is_ok());
+    }
+}

@@ -1,0 +1,278 @@
+//! The life of one call in flight: the lock that orders its progress notifications, its
+//! response and its cancellation, so that nothing is sent after the response and no response
+//! is sent after a cancellation the server has seen.
+
+use std::collections::HashMap;
+use std::future::Future;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::pin::Pin;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::task::{Context as TaskContext, Poll};
+use std::time::{Duration, Instant};
+
+use serde_json::value::RawValue;
+
+use crate::context::Cancellation;
+use crate::dispatch::Outbox;
+use crate::jsonrpc::{self, INVALID_PARAMS, RpcError};
+use crate::log;
+use crate::output::{Content, Repr, ToolOutput};
+use crate::protocol::ProtocolVersion;
+use crate::server::Service;
+use crate::tool::{BoxFuture, Invocation};
+use crate::wire;
+
+/// After a progress notification, the response waits this long, so that clients that drop
+/// progress handlers as soon as the response is read (the TypeScript SDK does) still see the
+/// last notification: they must read the two in separate chunks.
+const PROGRESS_SPACING: Duration = Duration::from_millis(20);
+
+#[derive(Default)]
+pub(crate) struct CallState {
+    gate: Mutex<Gate>,
+    pub(crate) cancellation: Cancellation,
+}
+
+#[derive(Default)]
+struct Gate {
+    finished: bool,
+    cancelled: bool,
+    last_progress: Option<(f64, Instant)>,
+}
+
+impl CallState {
+    fn gate(&self) -> MutexGuard<'_, Gate> {
+        self.gate.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Runs `send` for a progress value if the call is still open and the value is larger than
+    /// the last one sent.
+    pub(crate) fn progress(&self, value: f64, send: impl FnOnce()) -> bool {
+        let mut gate = self.gate();
+        let increasing = gate.last_progress.is_none_or(|(last, _)| value > last);
+        if gate.finished || gate.cancelled || !value.is_finite() || !increasing {
+            return false;
+        }
+        send();
+        gate.last_progress = Some((value, Instant::now()));
+        true
+    }
+
+    /// How long the response should wait for the last progress notification to be read alone.
+    pub(crate) fn spacing(&self) -> Option<Duration> {
+        let (_, at) = self.gate().last_progress?;
+        PROGRESS_SPACING.checked_sub(at.elapsed())
+    }
+
+    /// Runs `send` with the response unless the call was cancelled; either way, closes it.
+    pub(crate) fn finish(&self, send: impl FnOnce()) {
+        let mut gate = self.gate();
+        if !gate.cancelled {
+            send();
+        }
+        gate.finished = true;
+    }
+
+    /// Cancels the call: fires its signal, and suppresses its response unless already sent.
+    pub(crate) fn cancel(&self) {
+        let mut gate = self.gate();
+        if !gate.finished {
+            gate.cancelled = true;
+        }
+        drop(gate);
+        self.cancellation.cancel();
+    }
+}
+
+/// A request id as a map key: `"1"` and `1` are different ids, `"\u0041"` and `"A"` the same.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum IdKey {
+    String(String),
+    Other(String),
+}
+
+impl IdKey {
+    pub(crate) fn of(id: &RawValue) -> IdKey {
+        match serde_json::from_str::<String>(id.get()) {
+            Ok(s) => IdKey::String(s),
+            Err(_) => IdKey::Other(id.get().to_owned()),
+        }
+    }
+}
+
+/// The requests in flight that a client may cancel, by id.
+#[derive(Default)]
+pub(crate) struct Registry(Mutex<HashMap<IdKey, Arc<CallState>>>);
+
+impl Registry {
+    fn map(&self) -> MutexGuard<'_, HashMap<IdKey, Arc<CallState>>> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Registers a new request; `None` when its id is already in flight.
+    pub(crate) fn open(&self, key: IdKey) -> Option<Arc<CallState>> {
+        let mut map = self.map();
+        if map.contains_key(&key) {
+            return None;
+        }
+        let state = Arc::new(CallState::default());
+        map.insert(key, Arc::clone(&state));
+        Some(state)
+    }
+
+    pub(crate) fn close(&self, key: &IdKey) {
+        self.map().remove(key);
+    }
+
+    /// Cancels the request with this id, if it is in flight; unknown ids are ignored, as the
+    /// specification allows (the request may just have finished).
+    pub(crate) fn cancel(&self, key: &IdKey) {
+        let state = self.map().remove(key);
+        if let Some(state) = state {
+            state.cancel();
+        }
+    }
+}
+
+/// A call in flight: everything needed to run the tool and answer exactly once.
+pub(crate) struct Call {
+    pub(crate) service: Arc<Service>,
+    /// The tool's index in the service's table.
+    pub(crate) tool: usize,
+    pub(crate) version: ProtocolVersion,
+    pub(crate) id: Box<RawValue>,
+    pub(crate) outbox: Outbox,
+    pub(crate) state: Arc<CallState>,
+    pub(crate) calls: Arc<Registry>,
+    pub(crate) key: IdKey,
+    pub(crate) _guard: crate::inflight::Guard,
+}
+
+impl Call {
+    pub(crate) fn run_sync(self, run: fn(Invocation) -> ToolOutput, invocation: Invocation) {
+        let output = catch_unwind(AssertUnwindSafe(|| run(invocation)));
+        if let Some(wait) = self.state.spacing() {
+            std::thread::sleep(wait);
+        }
+        self.finish(output.unwrap_or_else(|p| panicked(&*p)));
+    }
+
+    pub(crate) async fn run_async(self, run: fn(Invocation) -> BoxFuture, invocation: Invocation) {
+        let output = CatchUnwind(run(invocation)).await;
+        if let Some(wait) = self.state.spacing() {
+            tokio::time::sleep(wait).await;
+        }
+        self.finish(output);
+    }
+
+    fn finish(self, output: ToolOutput) {
+        let line = self.render(output);
+        self.state.finish(|| {
+            let _ = self.outbox.send(line);
+        });
+        self.calls.close(&self.key);
+    }
+
+    fn render(&self, output: ToolOutput) -> Vec<u8> {
+        let tool = &self.service.tools[self.tool];
+        let (content, structured, is_error) = match output.repr {
+            Repr::Result {
+                content,
+                structured,
+                is_error,
+            } => (content, structured, is_error),
+            Repr::InvalidArguments(error) => {
+                let message = error.describe(&tool.input_schema);
+                if !self.version.invalid_arguments_are_tool_errors() {
+                    let error = RpcError::new(INVALID_PARAMS, message);
+                    return jsonrpc::error_line(Some(&self.id), &error);
+                }
+                (vec![Content::text(message)], None, true)
+            }
+            Repr::Internal(detail) => {
+                let reference = log::next_reference();
+                log::error(format_args!(
+                    "tool `{}` failed (ref {reference}): {detail}",
+                    tool.spec.name
+                ));
+                let message = if self.service.limits.expose_internal_errors {
+                    format!("internal error (ref {reference}): {detail}")
+                } else {
+                    format!("internal error (ref {reference})")
+                };
+                (vec![Content::text(message)], None, true)
+            }
+        };
+        // Structured content goes out exactly when this revision advertised an output schema.
+        let advertised =
+            self.version.has_structured_output() && tool.object_output_schema().is_some();
+        let result = wire::CallToolResult {
+            content: &content,
+            structured_content: structured.as_deref().filter(|_| advertised && !is_error),
+            is_error,
+            modern: wire::Modern::of(&self.service, self.version),
+        };
+        jsonrpc::result_line(&self.id, &result)
+    }
+}
+
+fn panicked(payload: &(dyn std::any::Any + Send)) -> ToolOutput {
+    let message = payload
+        .downcast_ref::<&str>()
+        .copied()
+        .or_else(|| payload.downcast_ref::<String>().map(String::as_str))
+        .unwrap_or("a panic with a non-string payload");
+    ToolOutput::internal(format!("panicked: {message}"))
+}
+
+/// Turns a panic inside a tool's future into an internal-error result.
+struct CatchUnwind(BoxFuture);
+
+impl Future for CatchUnwind {
+    type Output = ToolOutput;
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut TaskContext<'_>) -> Poll<ToolOutput> {
+        let future = self.0.as_mut();
+        match catch_unwind(AssertUnwindSafe(|| future.poll(cx))) {
+            Ok(poll) => poll,
+            Err(payload) => Poll::Ready(panicked(&*payload)),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn progress_only_increases_and_stops_at_the_response() {
+        let state = CallState::default();
+        let mut sent = Vec::new();
+        for value in [1.0, 1.0, 0.5, f64::NAN, 2.0] {
+            state.progress(value, || sent.push(value));
+        }
+        state.finish(|| sent.push(-1.0));
+        state.progress(3.0, || sent.push(3.0));
+        assert_eq!(sent, [1.0, 2.0, -1.0]);
+    }
+
+    #[test]
+    fn a_cancelled_call_sends_no_response() {
+        let state = CallState::default();
+        state.cancel();
+        assert!(state.cancellation.is_cancelled());
+        let mut sent = false;
+        state.finish(|| sent = true);
+        assert!(!sent);
+    }
+
+    #[test]
+    fn ids_compare_by_value() {
+        let raw = |s: &str| RawValue::from_string(s.into()).unwrap();
+        assert_eq!(IdKey::of(&raw(r#""\u0041""#)), IdKey::of(&raw(r#""A""#)));
+        assert_ne!(IdKey::of(&raw(r#""1""#)), IdKey::of(&raw("1")));
+        let registry = Registry::default();
+        assert!(registry.open(IdKey::of(&raw("1"))).is_some());
+        assert!(registry.open(IdKey::of(&raw("1"))).is_none());
+    }
+}

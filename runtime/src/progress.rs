@@ -1,0 +1,87 @@
+//! `notifications/progress` for the request a tool is serving.
+
+use std::sync::Arc;
+
+use serde::Serialize;
+use serde_json::value::RawValue;
+
+use crate::call::CallState;
+use crate::dispatch::Outbox;
+use crate::jsonrpc;
+use crate::protocol::ProtocolVersion;
+
+/// Reports the progress of the current request to the client.
+///
+/// Notifications are sent only when the client asked for them (with a `progressToken`), only
+/// while the request is open, and only for values larger than the last one sent; anything else
+/// is dropped, so a tool can report freely.
+#[derive(Clone, Default)]
+pub struct Progress(Option<Arc<Reporter>>);
+
+struct Reporter {
+    token: Box<RawValue>,
+    version: ProtocolVersion,
+    outbox: Outbox,
+    call: Arc<CallState>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Params<'a> {
+    progress_token: &'a RawValue,
+    progress: f64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    total: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    message: Option<&'a str>,
+}
+
+impl Progress {
+    pub(crate) fn new(
+        token: Option<Box<RawValue>>,
+        version: ProtocolVersion,
+        outbox: Outbox,
+        call: &Arc<CallState>,
+    ) -> Progress {
+        Progress(token.map(|token| {
+            Arc::new(Reporter {
+                token,
+                version,
+                outbox,
+                call: Arc::clone(call),
+            })
+        }))
+    }
+
+    /// Whether the client asked for progress notifications.
+    pub fn is_enabled(&self) -> bool {
+        self.0.is_some()
+    }
+
+    /// Reports `progress` (of `total`, when known) with an optional message. Returns whether a
+    /// notification was sent.
+    pub fn report(&self, progress: f64, total: Option<f64>, message: Option<&str>) -> bool {
+        let Some(reporter) = &self.0 else {
+            return false;
+        };
+        let message = message.filter(|_| reporter.version.has_progress_message());
+        reporter.call.progress(progress, || {
+            let params = Params {
+                progress_token: &reporter.token,
+                progress,
+                total,
+                message,
+            };
+            let line = jsonrpc::notification_line("notifications/progress", &params);
+            let _ = reporter.outbox.send(line);
+        })
+    }
+}
+
+impl std::fmt::Debug for Progress {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Progress")
+            .field("enabled", &self.is_enabled())
+            .finish()
+    }
+}
