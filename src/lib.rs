@@ -57,6 +57,86 @@
 //!
 //! Every `#[mcp_tool]` function `foo` also defines a type `foo` that names the tool, for servers
 //! that register tools one by one: `toolwright::server!().tool::<foo>()`.
+//!
+//! ## Injected parameters
+//!
+//! A parameter whose type is one of the server's injectable types is filled in by the server,
+//! never by the client, and does not appear in the input schema:
+//!
+//! | parameter | what it is |
+//! |---|---|
+//! | `ctx: &Context` (or `Context`) | the request: its id, protocol revision, client info and capabilities, `_meta` |
+//! | `progress: Progress` | `progress.report(done, Some(total), Some("message"))`; sent only if the client asked |
+//! | `cancel: Cancellation` | `cancel.is_cancelled()`, `cancel.cancelled().await`; no response is sent for a cancelled call |
+//! | `db: State<Db>` | shared state registered with `.state(Db::open()?)`; a missing state stops the server at start-up |
+//! | `#[inject] conn: Conn` | any type that implements [`Inject`] |
+//!
+//! A type of your own that happens to be named like one of these is reported at compile time;
+//! mark it `#[arg]` to make it an argument.
+//!
+//! ```no_run
+//! use toolwright::prelude::*;
+//!
+//! struct Catalogue;
+//!
+//! /// Searches the catalogue.
+//! #[mcp_tool(read_only)]
+//! async fn search(
+//!     ctx: &Context,
+//!     progress: Progress,
+//!     catalogue: State<Catalogue>,
+//!     #[arg(description = "Words to look for")] query: String,
+//!     #[arg(default = 10)] limit: u32,
+//! ) -> Vec<String> {
+//!     progress.report(1.0, Some(1.0), Some("searched"));
+//!     let _ = (ctx, catalogue);
+//!     vec![format!("{query} ({limit})")]
+//! }
+//!
+//! fn main() -> toolwright::Result<()> {
+//!     toolwright::server!().state(Catalogue).discover().run()
+//! }
+//! ```
+//!
+//! `#[arg(rename = "...", default = expr, description = "...")]` shapes one argument;
+//! `Args<T>` takes the whole arguments object as one `Deserialize + JsonSchema` struct.
+//!
+//! ## Tools on a type
+//!
+//! `#[mcp_tool_type]` on an inherent impl block makes its `#[mcp_tool]` methods (taking `&self`)
+//! tools, served on one instance shared by all calls:
+//!
+//! ```no_run
+//! use std::sync::Mutex;
+//! use toolwright::prelude::*;
+//!
+//! #[derive(Default)]
+//! struct Notes(Mutex<Vec<String>>);
+//!
+//! #[mcp_tool_type]
+//! impl Notes {
+//!     /// Stores a note.
+//!     #[mcp_tool(destructive = false)]
+//!     fn add_note(&self, text: String) -> usize {
+//!         let mut notes = self.0.lock().unwrap();
+//!         notes.push(text);
+//!         notes.len()
+//!     }
+//! }
+//!
+//! fn main() -> toolwright::Result<()> {
+//!     toolwright::server!().tools(Notes::default()).run()
+//! }
+//! ```
+//!
+//! A type may have several such impl blocks, and ordinary methods beside the tools.
+//!
+//! ## Protocol revisions
+//!
+//! The server speaks 2024-11-05, 2025-03-26, 2025-06-18 and 2025-11-25 through `initialize`,
+//! and 2026-07-28 per request: a request whose `_meta` names its revision is served on its own,
+//! beside a handshake session on the same connection. Each result carries only the fields its
+//! revision defines.
 
 pub use toolwright_macros::{mcp_tool, mcp_tool_type};
 pub use toolwright_runtime::{
