@@ -180,7 +180,7 @@ macro_rules! server {
 #[doc(hidden)]
 pub mod __private {
     pub use toolwright_runtime::{
-        Annotations, Args, BoxFuture, Handler, Injector, Invocation, MethodRegistration,
+        Annotations, Args, BoxFuture, Handler, Icon, Injector, Invocation, MethodRegistration,
         Registration, Requirements, Tool, ToolOutput, ToolSpec, injector, input_schema, inventory,
         schemars, select, serde, whole_input_schema,
     };

@@ -37,23 +37,29 @@ fn full_tools() -> Value {
             "name": "add",
             "description": "Adds two integers.",
             "inputSchema": input_schema(json!({
-                "a": {"type": "integer", "format": "int64", "description": "The first addend."},
-                "b": {"type": "integer", "format": "int64", "description": "The second addend."}
+                "a": {"type": "integer", "description": "The first addend."},
+                "b": {"type": "integer", "description": "The second addend."}
             }), &["a", "b"]),
+            // An integer is not an object: it travels as `{"result": 42}`.
+            "outputSchema": {
+                "type": "object",
+                "properties": {"result": {"type": "integer"}},
+                "required": ["result"]
+            },
             "annotations": hints,
         },
         {
             "name": "convert_length",
             "description": "Converts a length between units.\n\nKnown units: `mm`, `cm`, `m`, `km`, `in`, `ft`, `yd`, `mi`.",
             "inputSchema": input_schema(json!({
-                "value": {"type": "number", "format": "double", "description": "The length to convert."},
+                "value": {"type": "number", "description": "The length to convert."},
                 "from": {"type": "string", "description": "The unit of `value`."},
                 "to": {"type": "string", "description": "The unit to convert to."}
             }), &["value", "from", "to"]),
             "outputSchema": {
                 "type": "object",
                 "properties": {
-                    "value": {"type": "number", "format": "double"},
+                    "value": {"type": "number"},
                     "unit": {"type": "string"}
                 },
                 "required": ["value", "unit"]
@@ -66,7 +72,7 @@ fn full_tools() -> Value {
             "description": "Returns the first lines of a text file.",
             "inputSchema": input_schema(json!({
                 "path": {"type": "string", "description": "The file to read, absolute or relative to the server's working directory."},
-                "lines": {"type": ["integer", "null"], "format": "uint", "minimum": 0, "description": "How many lines to return (default 10)."}
+                "lines": {"type": "integer", "minimum": 0, "description": "How many lines to return (default 10)."}
             }), &["path"]),
             "annotations": hints,
         },
@@ -80,9 +86,9 @@ fn full_tools() -> Value {
             "outputSchema": {
                 "type": "object",
                 "properties": {
-                    "words": {"type": "integer", "format": "uint", "minimum": 0, "description": "Runs of non-whitespace characters."},
-                    "lines": {"type": "integer", "format": "uint", "minimum": 0, "description": "Lines, the last one counted even without a final newline."},
-                    "characters": {"type": "integer", "format": "uint", "minimum": 0, "description": "Unicode scalar values."}
+                    "words": {"type": "integer", "minimum": 0, "description": "Runs of non-whitespace characters."},
+                    "lines": {"type": "integer", "minimum": 0, "description": "Lines, the last one counted even without a final newline."},
+                    "characters": {"type": "integer", "minimum": 0, "description": "Unicode scalar values."}
                 },
                 "required": ["words", "lines", "characters"]
             },
@@ -159,12 +165,13 @@ fn calls_per_revision() {
         let client = &mut server.client;
         client.initialize(version);
 
-        // A number: text only (no outputSchema was advertised for it).
+        // A number: wrapped in an object where structured output exists.
         let response = client.call("add", json!({"a": 2, "b": 40}));
-        assert_eq!(
-            response["result"],
-            json!({"content": [{"type": "text", "text": "42"}]})
-        );
+        let mut expected = json!({"content": [{"type": "text", "text": "42"}]});
+        if structured {
+            expected["structuredContent"] = json!({"result": 42});
+        }
+        assert_eq!(response["result"], expected, "{version}");
 
         // A struct: structured content exactly where an outputSchema was advertised.
         let response = client.call("text_stats", json!({"text": "one two\nthree"}));

@@ -104,11 +104,11 @@ fn return_kinds() {
             "structuredContent": {"left": 3, "right": 3}
         })
     );
-    // `Json<String>` is structured, but its schema is not an object: before 2026-07-28 it can
-    // only travel as text, and no outputSchema is advertised for it.
+    // `Json<String>` is structured, but its schema is not an object: before 2026-07-28 it
+    // travels wrapped.
     assert_eq!(
         server.client.call("quoted", json!({}))["result"],
-        json!({"content": [{"type": "text", "text": "\"hi\""}]})
+        json!({"content": [{"type": "text", "text": "\"hi\""}], "structuredContent": {"result": "hi"}})
     );
     server.finish().unwrap();
 }
@@ -132,7 +132,10 @@ fn tool_metadata() {
     assert_eq!(pair["inputSchema"]["required"], json!(["left"]));
     assert_eq!(pair["outputSchema"]["required"], json!(["left", "right"]));
     let quoted = tools.iter().find(|t| t["name"] == "quoted").unwrap();
-    assert!(quoted.get("outputSchema").is_none());
+    assert_eq!(
+        quoted["outputSchema"],
+        json!({"type": "object", "properties": {"result": {"type": "string"}}, "required": ["result"]})
+    );
     assert!(quoted.get("annotations").is_none());
     server.finish().unwrap();
 }

@@ -13,6 +13,9 @@ pub(crate) const DESTRUCTIVE: &str = "destructive";
 pub(crate) const IDEMPOTENT: &str = "idempotent";
 pub(crate) const OPEN_WORLD: &str = "open_world";
 pub(crate) const CRATE: &str = "crate";
+pub(crate) const INPUT_SCHEMA: &str = "input_schema";
+pub(crate) const ICON: &str = "icon";
+pub(crate) const META: &str = "meta";
 pub(crate) const RENAME: &str = "rename";
 pub(crate) const DEFAULT: &str = "default";
 
@@ -24,8 +27,12 @@ const TOOL_KEYS: &[&str] = &[
     DESTRUCTIVE,
     IDEMPOTENT,
     OPEN_WORLD,
+    ICON,
+    META,
+    INPUT_SCHEMA,
     CRATE,
 ];
+const ICON_KEYS: &[&str] = &["src", "mime_type", "sizes", "theme"];
 const ARG_KEYS: &[&str] = &[DESCRIPTION, RENAME, DEFAULT];
 
 /// The attribute that marks a parameter as a client argument.
@@ -49,7 +56,21 @@ pub(crate) struct ToolArgs {
     pub(crate) destructive: Option<Spanned<bool>>,
     pub(crate) idempotent: Option<Spanned<bool>>,
     pub(crate) open_world: Option<Spanned<bool>>,
+    pub(crate) icons: Vec<Icon>,
+    /// An expression of type `&'static str`: the tool's `_meta` as JSON.
+    pub(crate) meta: Option<Expr>,
+    /// An expression of type `&'static str`: a hand-written input schema.
+    pub(crate) input_schema: Option<Expr>,
     pub(crate) krate: Option<Path>,
+}
+
+/// `icon = "src"` or `icon(src = "...", mime_type = "...", sizes = "48x48 96x96", theme = "...")`.
+#[derive(Default)]
+pub(crate) struct Icon {
+    pub(crate) src: String,
+    pub(crate) mime_type: Option<String>,
+    pub(crate) sizes: Vec<String>,
+    pub(crate) theme: Option<String>,
 }
 
 /// `#[arg(...)]`.
@@ -81,6 +102,9 @@ pub(crate) fn tool_args(tokens: TokenStream) -> syn::Result<ToolArgs> {
             }
             IDEMPOTENT => flag(&meta, &key, span).and_then(|v| set(&mut args.idempotent, &key, v)),
             OPEN_WORLD => flag(&meta, &key, span).and_then(|v| set(&mut args.open_world, &key, v)),
+            ICON => icon(&meta).map(|icon| args.icons.push(icon)),
+            META => expression(&meta, &key, &mut args.meta),
+            INPUT_SCHEMA => expression(&meta, &key, &mut args.input_schema),
             CRATE => {
                 let path: Path = meta.value()?.parse()?;
                 if args.krate.replace(path).is_some() {
@@ -97,6 +121,49 @@ pub(crate) fn tool_args(tokens: TokenStream) -> syn::Result<ToolArgs> {
     let parsed = parser.parse2(tokens);
     errors.push(parsed);
     errors.finish(args)
+}
+
+/// `key = <expression>`, once.
+fn expression(meta: &ParseNestedMeta<'_>, key: &str, slot: &mut Option<Expr>) -> syn::Result<()> {
+    match value(meta)? {
+        Value::Expr(expr) if slot.is_none() => {
+            *slot = Some(expr);
+            Ok(())
+        }
+        Value::Expr(expr) => Err(syn::Error::new_spanned(
+            expr,
+            format!("duplicate attribute `{key}`"),
+        )),
+        _ => Err(meta.error(format!(
+            "`{key}` expects a JSON text, like `{key} = include_str!(\"file.json\")`"
+        ))),
+    }
+}
+
+fn icon(meta: &ParseNestedMeta<'_>) -> syn::Result<Icon> {
+    if meta.input.peek(Token![=]) {
+        let src = string(meta, ICON)?;
+        return Ok(Icon {
+            src: src.value,
+            ..Icon::default()
+        });
+    }
+    let mut icon = Icon::default();
+    let mut src = None;
+    meta.parse_nested_meta(|inner| {
+        let key = key_of(&inner);
+        let value = string(&inner, &key)?.value;
+        match key.as_str() {
+            "src" => src = Some(value),
+            "mime_type" => icon.mime_type = Some(value),
+            "sizes" => icon.sizes = value.split_whitespace().map(str::to_owned).collect(),
+            "theme" => icon.theme = Some(value),
+            _ => return Err(unknown("icon", &key, ICON_KEYS, &inner)),
+        }
+        Ok(())
+    })?;
+    icon.src = src.ok_or_else(|| meta.error("`icon(...)` needs `src = \"...\"`"))?;
+    Ok(icon)
 }
 
 /// Parses every `#[arg(...)]` among `attrs`.
@@ -310,8 +377,8 @@ mod tests {
             errors(quote!(nmae = "x", read_only = 1, title)),
             vec![
                 "unknown `mcp_tool` attribute `nmae`; expected one of `name`, `title`, \
-                 `description`, `read_only`, `destructive`, `idempotent`, `open_world`, \
-                 `crate`; did you mean `name`?",
+                 `description`, `read_only`, `destructive`, `idempotent`, `open_world`, `icon`, \
+                 `meta`, `input_schema`, `crate`; did you mean `name`?",
                 "`read_only` expects `true` or `false`, or no value",
                 "`title` expects a string, like `title = \"...\"`",
             ]

@@ -357,6 +357,23 @@ fn spec(tool: &Tool<'_>, target: &Target<'_>, input_schema: &TokenStream) -> Tok
     } else {
         format_ident!("Sync")
     };
+    let raw_input_schema = match &tool.args.input_schema {
+        Some(expr) => quote!(::core::option::Option::Some(#expr)),
+        None => quote!(::core::option::Option::None),
+    };
+    let meta = match &tool.args.meta {
+        Some(expr) => quote!(::core::option::Option::Some(#expr)),
+        None => quote!(::core::option::Option::None),
+    };
+    let icons = tool.args.icons.iter().map(|icon| {
+        let src = &icon.src;
+        let mime_type = option_str(icon.mime_type.as_ref());
+        let theme = option_str(icon.theme.as_ref());
+        let sizes = &icon.sizes;
+        quote! {
+            #private::Icon { src: #src, mime_type: #mime_type, sizes: &[#(#sizes),*], theme: #theme }
+        }
+    });
     // Spanned at the function's name, so that a duplicate-name error points at the definition.
     let site = tool.sig.ident.span();
     let file = quote_spanned!(site=> ::core::file!());
@@ -376,6 +393,9 @@ fn spec(tool: &Tool<'_>, target: &Target<'_>, input_schema: &TokenStream) -> Tok
             output_schema: __output_schema,
             handler: #private::Handler::#handler(__call),
             requirements: __requirements,
+            raw_input_schema: #raw_input_schema,
+            icons: &[#(#icons),*],
+            meta: #meta,
             file: #file,
             line: #line,
         };

@@ -13,11 +13,11 @@ use std::time::{Duration, Instant};
 use serde_json::value::RawValue;
 
 use crate::context::Cancellation;
-use crate::dispatch::Outbox;
 use crate::jsonrpc::{self, INVALID_PARAMS, RpcError};
 use crate::log;
 use crate::output::{Content, Repr, ToolOutput};
 use crate::protocol::ProtocolVersion;
+use crate::reply::Reply;
 use crate::server::Service;
 use crate::tool::{BoxFuture, Invocation};
 use crate::wire;
@@ -141,7 +141,7 @@ pub(crate) struct Call {
     pub(crate) tool: usize,
     pub(crate) version: ProtocolVersion,
     pub(crate) id: Box<RawValue>,
-    pub(crate) outbox: Outbox,
+    pub(crate) reply: Reply,
     pub(crate) state: Arc<CallState>,
     pub(crate) calls: Arc<Registry>,
     pub(crate) key: IdKey,
@@ -167,9 +167,14 @@ impl Call {
 
     fn finish(self, output: ToolOutput) {
         let line = self.render(output);
+        let mut sent = false;
         self.state.finish(|| {
-            let _ = self.outbox.send(line);
+            self.reply.send(line);
+            sent = true;
         });
+        if !sent {
+            self.reply.skip();
+        }
         self.calls.close(&self.key);
     }
 
@@ -203,17 +208,32 @@ impl Call {
                 (vec![Content::text(message)], None, true)
             }
         };
-        // Structured content goes out exactly when this revision advertised an output schema.
-        let advertised =
-            self.version.has_structured_output() && tool.object_output_schema().is_some();
+        // Structured content goes out exactly when this revision advertised an output schema,
+        // in the shape that schema describes.
+        let structured = structured
+            .filter(|_| !is_error && tool.output_schema(self.version).is_some())
+            .map(|value| match tool.wraps_output(self.version) {
+                true => wrap_value(&value),
+                false => value,
+            });
+        let content: Vec<_> = content
+            .iter()
+            .map(|c| c.for_version(self.version))
+            .collect();
         let result = wire::CallToolResult {
             content: &content,
-            structured_content: structured.as_deref().filter(|_| advertised && !is_error),
+            structured_content: structured.as_deref(),
             is_error,
             modern: wire::Modern::of(&self.service, self.version),
         };
         jsonrpc::result_line(&self.id, &result)
     }
+}
+
+/// `{"result": value}`, for revisions whose structured content must be an object.
+fn wrap_value(value: &RawValue) -> Box<RawValue> {
+    RawValue::from_string(format!("{{\"result\":{}}}", value.get()))
+        .expect("valid JSON in, valid out")
 }
 
 fn panicked(payload: &(dyn std::any::Any + Send)) -> ToolOutput {

@@ -21,6 +21,7 @@ use crate::jsonrpc::{
 };
 use crate::progress::Progress;
 use crate::protocol::{Era, ProtocolVersion};
+use crate::reply::Reply;
 use crate::server::Service;
 use crate::tool::{Handler, Invocation};
 use crate::{Arguments, wire};
@@ -54,6 +55,8 @@ struct Params<'a> {
     capabilities: Option<&'a RawValue>,
     #[serde(borrow, default)]
     client_info: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    cursor: Option<Cow<'a, str>>,
     #[serde(borrow, default, rename = "_meta")]
     meta: Option<&'a RawValue>,
 }
@@ -93,9 +96,8 @@ impl Connection {
         }
     }
 
-    fn send(&self, line: Vec<u8>) {
-        // A closed writer means the client is gone; there is no one left to tell.
-        let _ = self.outbox.send(line);
+    fn direct(&self) -> Reply {
+        Reply::Direct(self.outbox.clone())
     }
 
     /// Answers a line that exceeded the size limit (it was skipped, not read).
@@ -105,27 +107,60 @@ impl Connection {
             INVALID_REQUEST,
             format!("Invalid Request: message exceeds the {limit}-byte limit"),
         );
-        self.send(jsonrpc::error_line(None, &error));
+        self.direct().send(jsonrpc::error_line(None, &error));
     }
 
     pub(crate) fn handle_line(&self, line: &[u8]) {
         match jsonrpc::classify(line) {
+            Message::Batch => self.batch(line),
+            message => self.handle(message, &self.direct(), false),
+        }
+    }
+
+    fn handle(&self, message: Message<'_>, reply: &Reply, batched: bool) {
+        match message {
             Message::Request { id, method, params } => {
-                if let Err(error) = self.request(id, &method, params) {
-                    self.send(jsonrpc::error_line(Some(id), &error));
+                reply.expect();
+                if let Err(error) = self.request(id, &method, params, reply, batched) {
+                    reply.send(jsonrpc::error_line(Some(id), &error));
                 }
             }
             Message::Notification { method, params } => self.notification(&method, params),
             Message::Response => {}
-            Message::Batch => self.send(jsonrpc::error_line(
-                None,
-                &RpcError::new(
-                    INVALID_REQUEST,
-                    "Invalid Request: batches are not supported",
-                ),
-            )),
-            Message::Invalid { id, error } => self.send(jsonrpc::error_line(id, &error)),
+            Message::Batch => {
+                reply.expect();
+                let error = RpcError::new(INVALID_REQUEST, "Invalid Request: batches do not nest");
+                reply.send(jsonrpc::error_line(None, &error));
+            }
+            Message::Invalid { id, error } => {
+                reply.expect();
+                reply.send(jsonrpc::error_line(id, &error));
+            }
         }
+    }
+
+    /// A JSON array of messages: accepted only in a 2025-03-26 session, the one revision that
+    /// has batches. Each element is handled as if it came alone, and the answers leave together.
+    fn batch(&self, line: &[u8]) {
+        let reject = |message: &str| {
+            let error = RpcError::new(INVALID_REQUEST, format!("Invalid Request: {message}"));
+            self.direct().send(jsonrpc::error_line(None, &error));
+        };
+        if self.version.get() != Some(&ProtocolVersion::V2025_03_26) {
+            return reject("batches are accepted only in a session of protocol 2025-03-26");
+        }
+        let elements: Vec<&RawValue> = match serde_json::from_slice(line) {
+            Ok(elements) => elements,
+            Err(_) => return reject("a batch must be an array of messages"),
+        };
+        if elements.is_empty() {
+            return reject("a batch must not be empty");
+        }
+        let reply = Reply::batch(self.outbox.clone());
+        for element in elements {
+            self.handle(jsonrpc::classify(element.get().as_bytes()), &reply, true);
+        }
+        reply.close();
     }
 
     /// Notifications are never answered; malformed ones are ignored, as the specification asks.
@@ -143,6 +178,8 @@ impl Connection {
         id: &RawValue,
         method: &str,
         params: Option<&RawValue>,
+        reply: &Reply,
+        batched: bool,
     ) -> Result<(), RpcError> {
         let params: Params<'_> = parse(params)?;
         let meta: Meta<'_> = match params.meta {
@@ -151,22 +188,43 @@ impl Connection {
             None => Meta::default(),
         };
         if let Some(version) = meta.protocol_version {
-            return self.stateless(id, method, &params, &meta, version);
+            if batched {
+                return Err(RpcError::new(
+                    INVALID_REQUEST,
+                    "Invalid Request: a 2026-07-28 request cannot be part of a batch",
+                ));
+            }
+            return self.stateless(id, method, &params, &meta, version, reply);
         }
         match method {
-            "initialize" => self.initialize(id, &params),
+            "initialize" if batched => Err(RpcError::new(
+                INVALID_REQUEST,
+                "Invalid Request: `initialize` must not be part of a batch",
+            )),
+            "initialize" => self.initialize(id, &params, reply),
             "ping" => {
-                self.send(jsonrpc::result_line(id, &serde_json::json!({})));
+                reply.send(jsonrpc::result_line(id, &serde_json::json!({})));
                 Ok(())
             }
-            "tools/list" => {
-                let version = self.session_version()?;
-                self.send(jsonrpc::result_line(id, self.service.tool_list(version)));
-                Ok(())
-            }
-            "tools/call" => self.call(id, self.session_version()?, &params, &meta),
+            "tools/list" => self.list(id, self.session_version()?, &params, reply),
+            "tools/call" => self.call(id, self.session_version()?, &params, &meta, reply),
             _ => Err(method_not_found(method)),
         }
+    }
+
+    fn list(
+        &self,
+        id: &RawValue,
+        version: ProtocolVersion,
+        params: &Params<'_>,
+        reply: &Reply,
+    ) -> Result<(), RpcError> {
+        let page = self
+            .service
+            .tool_page(version, params.cursor.as_deref())
+            .ok_or_else(|| invalid_params("unknown `cursor`; start again without one"))?;
+        reply.send(jsonrpc::result_line(id, page));
+        Ok(())
     }
 
     /// A 2026-07-28 request: everything it needs is in its own `_meta`.
@@ -177,6 +235,7 @@ impl Connection {
         params: &Params<'_>,
         meta: &Meta<'_>,
         version: &RawValue,
+        reply: &Reply,
     ) -> Result<(), RpcError> {
         if meta.client_capabilities.is_none() {
             return Err(invalid_params(
@@ -191,14 +250,11 @@ impl Connection {
             .ok_or_else(|| unsupported_version(&requested))?;
         match method {
             "server/discover" => {
-                self.send(jsonrpc::result_line(id, &wire::discover(&self.service)));
+                reply.send(jsonrpc::result_line(id, &wire::discover(&self.service)));
                 Ok(())
             }
-            "tools/list" => {
-                self.send(jsonrpc::result_line(id, self.service.tool_list(version)));
-                Ok(())
-            }
-            "tools/call" => self.call(id, version, params, meta),
+            "tools/list" => self.list(id, version, params, reply),
+            "tools/call" => self.call(id, version, params, meta, reply),
             "subscriptions/listen" => self.listen(id),
             _ => Err(method_not_found(method)),
         }
@@ -213,7 +269,12 @@ impl Connection {
         })
     }
 
-    fn initialize(&self, id: &RawValue, params: &Params<'_>) -> Result<(), RpcError> {
+    fn initialize(
+        &self,
+        id: &RawValue,
+        params: &Params<'_>,
+        reply: &Reply,
+    ) -> Result<(), RpcError> {
         let requested = params
             .protocol_version
             .as_deref()
@@ -235,7 +296,7 @@ impl Connection {
                 .unwrap_or_else(|| serde_json::Value::Object(Default::default())),
         };
         let _ = self.handshake.set(handshake);
-        self.send(jsonrpc::result_line(
+        reply.send(jsonrpc::result_line(
             id,
             &wire::initialize(&self.service, version),
         ));
@@ -252,7 +313,7 @@ impl Connection {
             "notifications": {},
             "_meta": {"io.modelcontextprotocol/subscriptionId": id},
         });
-        self.send(jsonrpc::notification_line(
+        let _ = self.outbox.send(jsonrpc::notification_line(
             "notifications/subscriptions/acknowledged",
             &params,
         ));
@@ -265,6 +326,7 @@ impl Connection {
         version: ProtocolVersion,
         params: &Params<'_>,
         meta: &Meta<'_>,
+        reply: &Reply,
     ) -> Result<(), RpcError> {
         let name = params
             .name
@@ -307,7 +369,7 @@ impl Connection {
             tool: index,
             version,
             id: id.to_owned(),
-            outbox: self.outbox.clone(),
+            reply: reply.clone(),
             state,
             calls: Arc::clone(&self.calls),
             key,

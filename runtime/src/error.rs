@@ -68,6 +68,15 @@ pub enum Error {
         /// The state's type.
         type_name: &'static str,
     },
+    /// A tool's hand-written schema or `meta` is not what the protocol accepts.
+    InvalidTool {
+        /// The tool.
+        tool: &'static str,
+        /// Where it is defined (`file:line`).
+        location: String,
+        /// What is wrong.
+        problem: String,
+    },
     /// A type given to `Server::tools` cannot serve tools that way.
     ToolType {
         /// The type.
@@ -100,6 +109,11 @@ impl fmt::Display for Error {
                 "tool `{tool}` (at {location}) takes a `State<{type_name}>`, but no state of that \
                  type was registered; add it with `.state(...)` on the server"
             ),
+            Error::InvalidTool {
+                tool,
+                location,
+                problem,
+            } => write!(f, "tool `{tool}` (at {location}): {problem}"),
             Error::ToolType { type_name, problem } => write!(f, "`{type_name}` {problem}"),
             Error::Io(e) => write!(f, "i/o error: {e}"),
         }

@@ -19,6 +19,7 @@ mod log;
 mod output;
 mod progress;
 pub mod protocol;
+mod reply;
 mod schema;
 #[doc(hidden)]
 pub mod select;
@@ -31,14 +32,14 @@ mod wire;
 pub use binding::{Args, Arguments};
 pub use context::{Cancellation, ClientInfo, Context, Inject, Requirements, State};
 pub use error::{Error, Result, ToolError};
-pub use output::{Content, IntoToolOutput, Json, Text, ToolOutput};
+pub use output::{Content, EmbeddedResource, IntoToolOutput, Json, ResourceLink, Text, ToolOutput};
 pub use progress::Progress;
 pub use protocol::{Era, ProtocolVersion};
-pub use schema::{input_schema, whole_input_schema};
+pub use schema::{SchemaProfile, input_schema, whole_input_schema};
 pub use server::{DEFAULT_MAX_MESSAGE_SIZE, Server};
 pub use tool::{
-    Annotations, BoxFuture, Handler, Injector, Invocation, MethodRegistration, Registration, Tool,
-    ToolSpec, injector,
+    Annotations, BoxFuture, Handler, Icon, Injector, Invocation, MethodRegistration, Registration,
+    Tool, ToolSpec, injector,
 };
 
 #[doc(hidden)]

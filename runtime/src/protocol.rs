@@ -103,6 +103,21 @@ impl ProtocolVersion {
         self >= ProtocolVersion::V2025_06_18
     }
 
+    /// Audio content blocks (2025-03-26 on).
+    pub fn has_audio(self) -> bool {
+        self >= ProtocolVersion::V2025_03_26
+    }
+
+    /// Resource-link content blocks (2025-06-18 on).
+    pub fn has_resource_links(self) -> bool {
+        self >= ProtocolVersion::V2025_06_18
+    }
+
+    /// `icons` on tools and server info (2025-11-25 on).
+    pub fn has_icons(self) -> bool {
+        self >= ProtocolVersion::V2025_11_25
+    }
+
     /// `message` on progress notifications (2025-03-26 on).
     pub fn has_progress_message(self) -> bool {
         self >= ProtocolVersion::V2025_03_26

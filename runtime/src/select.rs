@@ -92,7 +92,7 @@ impl<T> ViaUnsupported<T> for Returns<T> {
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be returned from a tool",
     label = "not a tool result",
-    note = "a tool may return `String`, `&str`, `()`, `Json<T>`, `Text<T>`, `ToolOutput`, any `T: Serialize + JsonSchema`, or a `Result` of one of these",
+    note = "a tool may return `String`, `&str`, `()`, `Content`, `Vec<Content>`, `Json<T>`, `Text<T>`, `ToolOutput`, any `T: Serialize + JsonSchema`, or a `Result` of one of these",
     note = "derive `serde::Serialize` and `schemars::JsonSchema` for `{Self}` to return it as structured output"
 )]
 pub trait ToolReturn {}

@@ -11,6 +11,7 @@ use serde_json::value::RawValue;
 use crate::context::{Requirements, States};
 use crate::error::{Error, Result};
 use crate::protocol::ProtocolVersion;
+use crate::schema::SchemaProfile;
 use crate::tool::{self, Tool, ToolDef, ToolSpec};
 use crate::{cli, serve, wire};
 
@@ -56,6 +57,8 @@ pub(crate) struct Limits {
     pub(crate) shutdown_grace: Duration,
     pub(crate) expose_internal_errors: bool,
     pub(crate) cache_ttl: Duration,
+    pub(crate) profile: SchemaProfile,
+    pub(crate) page_size: Option<usize>,
 }
 
 /// The largest message accepted by default: 8 MiB.
@@ -80,6 +83,8 @@ impl Server {
                 shutdown_grace: Duration::from_millis(500),
                 expose_internal_errors: false,
                 cache_ttl: Duration::from_secs(3600),
+                profile: SchemaProfile::Portable,
+                page_size: None,
             },
         }
     }
@@ -142,6 +147,19 @@ impl Server {
     /// Shares `value` with every tool that takes a `State<T>` parameter.
     pub fn state<T: Send + Sync + 'static>(mut self, value: T) -> Server {
         self.states.insert(Arc::new(value));
+        self
+    }
+
+    /// Splits `tools/list` into pages of `size` tools, linked by opaque cursors. By default the
+    /// list is one page.
+    pub fn page_size(mut self, size: usize) -> Server {
+        self.limits.page_size = Some(size.max(1));
+        self
+    }
+
+    /// How generated schemas are shaped. Defaults to [`SchemaProfile::Portable`].
+    pub fn schema_profile(mut self, profile: SchemaProfile) -> Server {
+        self.limits.profile = profile;
         self
     }
 
@@ -231,10 +249,10 @@ impl Server {
                 });
             }
         }
-        let mut tools: Vec<ToolDef> = by_name
+        let mut tools = by_name
             .into_values()
-            .map(|(spec, instance)| ToolDef::new(spec, instance))
-            .collect();
+            .map(|(spec, instance)| ToolDef::new(spec, instance, self.limits.profile))
+            .collect::<Result<Vec<_>>>()?;
         tools.sort_by(|a, b| a.spec.name.cmp(b.spec.name));
         let index = tools
             .iter()
@@ -273,8 +291,8 @@ pub(crate) struct Service {
     pub(crate) states: Arc<States>,
     /// The `_meta` of 2026-07-28 results, serialized once.
     pub(crate) server_meta: Box<RawValue>,
-    /// The `tools/list` result per revision, serialized on first use.
-    lists: [OnceLock<Box<RawValue>>; ProtocolVersion::ALL.len()],
+    /// The `tools/list` result pages per revision, serialized on first use.
+    lists: [OnceLock<Vec<Box<RawValue>>>; ProtocolVersion::ALL.len()],
 }
 
 impl Service {
@@ -283,7 +301,18 @@ impl Service {
         self.index.get(name).map(|&i| (i, &self.tools[i]))
     }
 
-    pub(crate) fn tool_list(&self, version: ProtocolVersion) -> &RawValue {
-        self.lists[version.index()].get_or_init(|| crate::wire::tool_list(self, version))
+    /// The `tools/list` page a cursor points at (the first without one); `None` for a cursor
+    /// this server did not hand out.
+    pub(crate) fn tool_page(
+        &self,
+        version: ProtocolVersion,
+        cursor: Option<&str>,
+    ) -> Option<&RawValue> {
+        let pages = self.lists[version.index()].get_or_init(|| wire::tool_pages(self, version));
+        let index = match cursor {
+            None | Some("") => 0,
+            Some(cursor) => wire::page_of(cursor)?,
+        };
+        pages.get(index).map(|page| &**page)
     }
 }

@@ -9,10 +9,15 @@ use std::sync::Arc;
 use schemars::{Schema, SchemaGenerator};
 use serde_json::Value;
 
+use serde::Serialize;
+use serde_json::value::RawValue;
+
 use crate::binding::Arguments;
 use crate::context::{Context, Inject, Requirements};
+use crate::error::Error;
 use crate::output::ToolOutput;
-use crate::schema;
+use crate::protocol::{Era, ProtocolVersion};
+use crate::schema::{self, Contract, OutputSchema, SchemaProfile};
 
 /// The annotation hints of a tool. `None` is a hint the author did not set: it is not sent,
 /// and clients apply the specification's defaults.
@@ -107,6 +112,13 @@ pub struct ToolSpec {
     pub handler: Handler,
     /// What its injected parameters need from the server.
     pub requirements: fn(&mut Requirements),
+    /// An input schema written by hand (JSON text), served as written instead of a generated
+    /// one.
+    pub raw_input_schema: Option<&'static str>,
+    /// Icons for clients to show (2025-11-25 on).
+    pub icons: &'static [Icon],
+    /// The tool's `_meta`, as a JSON object text (2025-06-18 on).
+    pub meta: Option<&'static str>,
     /// The source file of the definition.
     pub file: &'static str,
     /// The line of the definition.
@@ -155,11 +167,32 @@ pub(crate) fn methods_of(owner: TypeId) -> impl Iterator<Item = &'static ToolSpe
         .map(|r| r.spec)
 }
 
-/// A tool as the server serves it: the spec plus schemas generated once at start-up.
+/// An icon a client may show for a tool (`Icon` of 2025-11-25).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Icon {
+    /// An `https:` or `data:` URI.
+    pub src: &'static str,
+    /// Its MIME type, like `image/png`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mime_type: Option<&'static str>,
+    /// The sizes it fits, like `48x48` or `any`.
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    pub sizes: &'static [&'static str],
+    /// `light` or `dark`: the background it is made for.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub theme: Option<&'static str>,
+}
+
+/// A tool as the server serves it: the spec plus what is derived from it once, at start-up.
 pub(crate) struct ToolDef {
     pub(crate) spec: &'static ToolSpec,
+    /// The input schema, parsed (binding errors read it).
     pub(crate) input_schema: Value,
-    pub(crate) output_schema: Option<Value>,
+    /// The input schema as served: generated and serialized, or the hand-written text.
+    pub(crate) input_schema_json: Box<RawValue>,
+    pub(crate) output: Option<OutputSchema>,
+    pub(crate) meta: Option<Box<RawValue>>,
     pub(crate) instance: Option<Arc<dyn Any + Send + Sync>>,
 }
 
@@ -167,23 +200,104 @@ impl ToolDef {
     pub(crate) fn new(
         spec: &'static ToolSpec,
         instance: Option<Arc<dyn Any + Send + Sync>>,
-    ) -> ToolDef {
-        let input_schema = schema::finish_root((spec.input_schema)(&mut schema::input_generator()));
-        let output_schema =
-            (spec.output_schema)(&mut schema::output_generator()).map(schema::finish_root);
-        ToolDef {
+        profile: SchemaProfile,
+    ) -> Result<ToolDef, Error> {
+        let invalid = |problem: &str| Error::InvalidTool {
+            tool: spec.name,
+            location: spec.location(),
+            problem: problem.to_owned(),
+        };
+        let input_schema_json = match spec.raw_input_schema {
+            Some(text) => RawValue::from_string(compact_json(text))
+                .map_err(|e| invalid(&format!("its input schema is not JSON: {e}")))?,
+            None => {
+                let generated = (spec.input_schema)(&mut schema::input_generator());
+                let value = schema::finish(generated, Contract::Input, profile);
+                serde_json::value::to_raw_value(&value).expect("a schema serializes")
+            }
+        };
+        let input_schema: Value =
+            serde_json::from_str(input_schema_json.get()).expect("checked JSON");
+        if !schema::is_object_root(&input_schema) {
+            return Err(invalid(
+                "its input schema must describe an object (`\"type\": \"object\"`); \
+                 `Args<T>` needs a struct `T`",
+            ));
+        }
+        let output = (spec.output_schema)(&mut schema::output_generator())
+            .map(|s| OutputSchema::new(schema::finish(s, Contract::Output, profile)));
+        let meta = match spec.meta {
+            Some(text) => {
+                let raw = RawValue::from_string(compact_json(text))
+                    .ok()
+                    .filter(|raw| raw.get().starts_with('{'))
+                    .ok_or_else(|| invalid("its `meta` must be a JSON object"))?;
+                Some(raw)
+            }
+            None => None,
+        };
+        Ok(ToolDef {
             spec,
             input_schema,
-            output_schema,
+            input_schema_json,
+            output,
+            meta,
             instance,
+        })
+    }
+
+    /// The output schema a revision advertises: the natural one on 2026-07-28, an object-rooted
+    /// one on 2025-06-18 and 2025-11-25, none before.
+    pub(crate) fn output_schema(&self, version: ProtocolVersion) -> Option<&Value> {
+        let output = self.output.as_ref()?;
+        match version.era() {
+            Era::Modern => Some(&output.natural),
+            Era::Legacy if version.has_structured_output() => Some(&output.object),
+            Era::Legacy => None,
         }
     }
 
-    /// The output schema advertised to clients that can only take an object root (all
-    /// revisions before 2026-07-28). A non-object output is sent as text alone.
-    pub(crate) fn object_output_schema(&self) -> Option<&Value> {
-        self.output_schema
-            .as_ref()
-            .filter(|s| schema::is_object_root(s))
+    /// Whether a value travels as `{"result": value}` under `version`.
+    pub(crate) fn wraps_output(&self, version: ProtocolVersion) -> bool {
+        version.era() == Era::Legacy && self.output.as_ref().is_some_and(|o| o.wrapped)
+    }
+}
+
+/// JSON text without the whitespace between tokens, and nothing else changed: hand-written
+/// schemas keep their key order, numbers and escapes exactly, and fit on one line.
+fn compact_json(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut in_string = false;
+    let mut escaped = false;
+    for c in text.chars() {
+        if in_string {
+            out.push(c);
+            match (escaped, c) {
+                (true, _) => escaped = false,
+                (false, '\\') => escaped = true,
+                (false, '"') => in_string = false,
+                _ => {}
+            }
+        } else if c == '"' {
+            in_string = true;
+            out.push(c);
+        } else if !c.is_whitespace() {
+            out.push(c);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::compact_json;
+
+    #[test]
+    fn compacting_keeps_every_token() {
+        let text = "{\n  \"a b\": [1.50, 2e3],\n  \"q\\\" x\": \"\\u00e9 \"\n}";
+        assert_eq!(
+            compact_json(text),
+            "{\"a b\":[1.50,2e3],\"q\\\" x\":\"\\u00e9 \"}"
+        );
     }
 }

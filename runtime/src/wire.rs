@@ -3,6 +3,8 @@
 //! Every field that exists only from some revision on is gated here through the predicates of
 //! [`ProtocolVersion`], so nothing is sent to a client whose schema does not define it.
 
+use std::borrow::Cow;
+
 use serde::Serialize;
 use serde_json::Value;
 use serde_json::value::RawValue;
@@ -10,7 +12,7 @@ use serde_json::value::RawValue;
 use crate::output::Content;
 use crate::protocol::{Era, ProtocolVersion};
 use crate::server::{ServerInfo, Service};
-use crate::tool::ToolDef;
+use crate::tool::{Icon, ToolDef};
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -64,8 +66,11 @@ pub(crate) fn initialize(service: &Service, version: ProtocolVersion) -> impl Se
 }
 
 #[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
 struct ToolList<'a> {
     tools: Vec<ToolOut<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    next_cursor: Option<String>,
     #[serde(flatten, skip_serializing_if = "Option::is_none")]
     cache: Option<Cache>,
     #[serde(flatten, skip_serializing_if = "Option::is_none")]
@@ -161,11 +166,15 @@ struct ToolOut<'a> {
     title: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     description: Option<&'a str>,
-    input_schema: &'a Value,
+    input_schema: &'a RawValue,
     #[serde(skip_serializing_if = "Option::is_none")]
     output_schema: Option<&'a Value>,
     #[serde(skip_serializing_if = "Option::is_none")]
     annotations: Option<AnnotationsOut<'a>>,
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    icons: &'a [Icon],
+    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
+    meta: Option<&'a RawValue>,
 }
 
 #[derive(Serialize)]
@@ -202,28 +211,52 @@ fn tool_out(tool: &ToolDef, version: ProtocolVersion) -> ToolOut<'_> {
         name: spec.name,
         title: spec.title.filter(|_| modern),
         description: spec.description,
-        input_schema: &tool.input_schema,
-        output_schema: tool.object_output_schema().filter(|_| modern),
+        input_schema: &tool.input_schema_json,
+        output_schema: tool.output_schema(version),
         annotations,
+        icons: if version.has_icons() { spec.icons } else { &[] },
+        meta: tool.meta.as_deref().filter(|_| modern),
     }
 }
 
-/// The `tools/list` result, serialized once per revision.
-pub(crate) fn tool_list(service: &Service, version: ProtocolVersion) -> Box<RawValue> {
-    let modern = Modern::of(service, version);
-    let list = ToolList {
-        tools: service.tools.iter().map(|t| tool_out(t, version)).collect(),
-        cache: modern.as_ref().map(|_| Cache::of(service)),
-        modern,
+/// The `tools/list` result pages, serialized once per revision.
+pub(crate) fn tool_pages(service: &Service, version: ProtocolVersion) -> Vec<Box<RawValue>> {
+    let size = service.limits.page_size.unwrap_or(usize::MAX);
+    let chunks: Vec<&[ToolDef]> = match service.tools.is_empty() {
+        true => vec![&[]],
+        false => service.tools.chunks(size).collect(),
     };
-    serde_json::value::to_raw_value(&list).expect("a tool list serializes")
+    let last = chunks.len() - 1;
+    chunks
+        .into_iter()
+        .enumerate()
+        .map(|(index, tools)| {
+            let modern = Modern::of(service, version);
+            let list = ToolList {
+                tools: tools.iter().map(|t| tool_out(t, version)).collect(),
+                next_cursor: (index < last).then(|| cursor_of(index + 1)),
+                cache: modern.as_ref().map(|_| Cache::of(service)),
+                modern,
+            };
+            serde_json::value::to_raw_value(&list).expect("a tool list serializes")
+        })
+        .collect()
+}
+
+/// Cursors are opaque to clients; here they are the page number behind a prefix.
+fn cursor_of(page: usize) -> String {
+    format!("tw-page-{page}")
+}
+
+pub(crate) fn page_of(cursor: &str) -> Option<usize> {
+    cursor.strip_prefix("tw-page-")?.parse().ok()
 }
 
 /// A `tools/call` result.
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct CallToolResult<'a> {
-    pub(crate) content: &'a [Content],
+    pub(crate) content: &'a [Cow<'a, Content>],
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) structured_content: Option<&'a RawValue>,
     #[serde(skip_serializing_if = "std::ops::Not::not")]
