@@ -140,9 +140,9 @@
 
 pub use toolwright_macros::{mcp_tool, mcp_tool_type};
 pub use toolwright_runtime::{
-    Annotations, Args, Cancellation, ClientInfo, Content, Context, Era, Error, Inject,
-    IntoToolOutput, Json, Progress, ProtocolVersion, Requirements, Result, Server, State, Text,
-    Tool, ToolError, ToolOutput,
+    Annotations, Args, Cancellation, ClientInfo, Content, Context, EmbeddedResource, Era, Error,
+    Inject, IntoToolOutput, Json, Progress, ProtocolVersion, Requirements, ResourceLink, Result,
+    SchemaProfile, Server, State, Text, Tool, ToolError, ToolOutput,
 };
 
 /// The names most programs need: `use toolwright::prelude::*;`.

@@ -37,6 +37,7 @@ pub struct Client {
     input: Option<Box<dyn Write + Send>>,
     lines: Receiver<String>,
     next_id: i64,
+    revision: Option<String>,
 }
 
 impl Client {
@@ -54,6 +55,7 @@ impl Client {
             input: Some(Box::new(input)),
             lines,
             next_id: 100,
+            revision: None,
         }
     }
 
@@ -76,6 +78,13 @@ impl Client {
             .recv_timeout(TIMEOUT)
             .expect("the server answered in time");
         serde_json::from_str(&line).unwrap_or_else(|e| panic!("not JSON ({e}): {line}"))
+    }
+
+    /// The next line the server wrote, as written.
+    pub fn recv_raw(&mut self) -> String {
+        self.lines
+            .recv_timeout(TIMEOUT)
+            .expect("the server answered in time")
     }
 
     /// Asserts that the server writes nothing for `wait`.
@@ -210,4 +219,47 @@ pub fn start_error(server: Server) -> String {
         .serve(BufReader::new(input), std::io::sink())
         .expect_err("the server refuses to start")
         .to_string()
+}
+
+/// The protocol revisions a test can speak: four through `initialize`, one per request.
+pub const REVISIONS: [&str; 5] = [
+    "2024-11-05",
+    "2025-03-26",
+    "2025-06-18",
+    "2025-11-25",
+    "2026-07-28",
+];
+
+/// `_meta` of a 2026-07-28 request.
+pub fn modern_meta() -> Value {
+    json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientInfo": {"name": "toolwright-tests", "version": "0"},
+        "io.modelcontextprotocol/clientCapabilities": {}
+    })
+}
+
+impl Client {
+    /// Starts speaking `revision`: `initialize` for a handshake revision, nothing for 2026-07-28.
+    pub fn open(&mut self, revision: &str) {
+        if revision != "2026-07-28" {
+            self.initialize(revision);
+        }
+        self.revision = Some(revision.to_owned());
+    }
+
+    /// A request in the revision chosen with [`Client::open`].
+    pub fn ask(&mut self, method: &str, params: Value) -> Value {
+        let line = self.ask_raw(method, params);
+        serde_json::from_str(&line).unwrap()
+    }
+
+    /// A request in the revision chosen with [`Client::open`], with id 1; its answer as written.
+    pub fn ask_raw(&mut self, method: &str, mut params: Value) -> String {
+        if self.revision.as_deref() == Some("2026-07-28") {
+            params["_meta"] = modern_meta();
+        }
+        self.send(&json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params}));
+        self.recv_raw()
+    }
 }
