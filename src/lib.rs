@@ -34,6 +34,9 @@
 //! | `title = "..."` | a human-readable title |
 //! | `description = "..."` | the description (default: the doc comment, without its `# Arguments` section) |
 //! | `read_only`, `destructive`, `idempotent`, `open_world` | annotation hints, as flags or `= true`/`= false`; only the hints you set are sent |
+//! | `icon = "https://..."`, `icon(src = "...", mime_type = "...", sizes = "48x48", theme = "dark")` | icons (repeatable; sent from 2025-11-25 on) |
+//! | `meta = r#"{"com.example/key": 1}"#` | the tool's `_meta`, a JSON object (sent from 2025-06-18 on) |
+//! | `input_schema = include_str!("schema.json")` | a hand-written input schema, served as written (whitespace aside); pair it with `Args<serde_json::Value>` or typed parameters |
 //! | `crate = path` | where the `toolwright` crate is, when it is re-exported under another path |
 //!
 //! Parameters are the client's arguments, deserialized with serde and described with schemars:
@@ -47,9 +50,16 @@
 //! |---|---|
 //! | `String`, `&str`, [`Text<T>`] | one text block |
 //! | `()` | no content |
-//! | any other `T: Serialize + JsonSchema`, or [`Json<T>`] | `structuredContent` and an `outputSchema` (for object-shaped `T`, from 2025-06-18 on) and the JSON as a text block |
+//! | [`Content`], `Vec<Content>` | those blocks: text, image, audio, resource link, embedded resource |
+//! | any other `T: Serialize + JsonSchema`, or [`Json<T>`] | structured output (below) and the JSON as a text block |
 //! | [`ToolOutput`] | exactly that |
 //! | `Result<T, E>` | `Ok` as above; `Err` is a result with `isError: true` |
+//!
+//! Structured output is shaped for each protocol revision: on 2026-07-28 the value and its
+//! schema as they are (any JSON); on 2025-06-18 and 2025-11-25 an object, so a number, array or
+//! enum travels as `{"result": value}` under a matching object schema; before 2025-06-18, text
+//! only. Schemas follow [`SchemaProfile::Portable`] unless the server asks for
+//! [`SchemaProfile::Verbatim`].
 //!
 //! An `Err` of [`ToolError`], `String` or `&str` reaches the client verbatim. Any other error,
 //! and a panic, is masked as "internal error (ref …)" with the details on stderr under the same

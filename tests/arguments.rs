@@ -74,20 +74,11 @@ fn text(answer: &Value) -> &str {
         .unwrap_or_else(|| panic!("{answer}"))
 }
 
-fn tool<'a>(list: &'a Value, name: &str) -> &'a Value {
-    list["result"]["tools"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|t| t["name"] == name)
-        .unwrap()
-}
-
 #[test]
 fn the_schema_describes_every_argument() {
     let mut server = start("2025-11-25");
     let list = server.client.request("tools/list", json!({}));
-    let schema = &tool(&list, "search")["inputSchema"];
+    let schema = &common::tool(&list, "search")["inputSchema"];
     assert_eq!(schema["type"], "object");
     assert_eq!(schema["additionalProperties"], false);
     assert_eq!(schema["required"], json!(["query", "tags", "weights"]));
@@ -110,7 +101,7 @@ fn the_schema_describes_every_argument() {
     assert_eq!(schema["properties"]["tags"]["type"], "array");
     assert_eq!(schema["properties"]["weights"]["type"], "object");
 
-    let whole = &tool(&list, "book")["inputSchema"];
+    let whole = &common::tool(&list, "book")["inputSchema"];
     assert_eq!(whole["required"], json!(["city"]));
     assert_eq!(whole["additionalProperties"], false);
     assert_eq!(whole["properties"]["city"]["description"], "Where to.");

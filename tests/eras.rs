@@ -72,16 +72,7 @@ fn output_schemas_in_every_revision() {
     for revision in REVISIONS {
         let mut server = start(revision);
         let list = server.client.ask("tools/list", json!({}));
-        let schema_of = |name: &str| {
-            list["result"]["tools"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .find(|t| t["name"] == name)
-                .unwrap()
-                .get("outputSchema")
-                .cloned()
-        };
+        let schema_of = |name: &str| common::tool(&list, name).get("outputSchema").cloned();
         let wrap = |inner: &str| -> Value {
             serde_json::from_str(&format!(
                 r#"{{"type":"object","properties":{{"result":{inner}}},"required":["result"]}}"#
@@ -312,13 +303,7 @@ fn icons_and_meta_where_defined() {
     for revision in REVISIONS {
         let mut server = start(revision);
         let list = server.client.ask("tools/list", json!({}));
-        let tool = list["result"]["tools"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|t| t["name"] == "decorated")
-            .unwrap()
-            .clone();
+        let tool = common::tool(&list, "decorated").clone();
         assert_eq!(
             tool.get("icons").is_some(),
             revision >= "2025-11-25",

@@ -268,12 +268,7 @@ fn custom_injectables_and_no_spoofing() {
 
     // Injected parameters are not arguments: naming one is an unknown field.
     let list = server.client.request("tools/list", json!({}));
-    let query = list["result"]["tools"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|t| t["name"] == "query")
-        .unwrap();
+    let query = common::tool(&list, "query");
     assert_eq!(
         query["inputSchema"]["properties"],
         json!({"sql": {"type": "string"}})

@@ -164,12 +164,7 @@ fn the_wrapped_array_of_shared_definitions() {
     let mut server = InProcess::start(fixtures::server(SchemaProfile::Verbatim));
     server.client.open("2025-11-25");
     let list = server.client.ask("tools/list", json!({}));
-    let tool = list["result"]["tools"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|t| t["name"] == "contacts")
-        .unwrap();
+    let tool = common::tool(&list, "contacts");
     let schema = &tool["outputSchema"];
     assert_eq!(schema["type"], "object");
     assert_eq!(schema["required"], json!(["result"]));

@@ -212,6 +212,16 @@ pub fn tool_names(list: &Value) -> Vec<&str> {
         .collect()
 }
 
+/// The tool called `name` in a `tools/list` response.
+pub fn tool<'a>(list: &'a Value, name: &str) -> &'a Value {
+    list["result"]["tools"]
+        .as_array()
+        .expect("a tool list")
+        .iter()
+        .find(|t| t["name"] == name)
+        .unwrap_or_else(|| panic!("no tool {name}"))
+}
+
 /// The error that stops `server` from starting.
 pub fn start_error(server: Server) -> String {
     let (input, _keep_open) = std::io::pipe().unwrap();
