@@ -192,6 +192,6 @@ pub mod __private {
     pub use toolwright_runtime::{
         Annotations, Args, BoxFuture, Handler, Icon, Injector, Invocation, MethodRegistration,
         Registration, Requirements, Tool, ToolOutput, ToolSpec, injector, input_schema, inventory,
-        schemars, select, serde, whole_input_schema,
+        schemars, select, serde, tool_future, whole_input_schema,
     };
 }

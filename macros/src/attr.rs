@@ -16,6 +16,7 @@ pub(crate) const CRATE: &str = "crate";
 pub(crate) const INPUT_SCHEMA: &str = "input_schema";
 pub(crate) const ICON: &str = "icon";
 pub(crate) const META: &str = "meta";
+pub(crate) const UNDOCUMENTED: &str = "undocumented";
 pub(crate) const RENAME: &str = "rename";
 pub(crate) const DEFAULT: &str = "default";
 
@@ -30,6 +31,7 @@ const TOOL_KEYS: &[&str] = &[
     ICON,
     META,
     INPUT_SCHEMA,
+    UNDOCUMENTED,
     CRATE,
 ];
 const ICON_KEYS: &[&str] = &["src", "mime_type", "sizes", "theme"];
@@ -56,6 +58,8 @@ pub(crate) struct ToolArgs {
     pub(crate) destructive: Option<Spanned<bool>>,
     pub(crate) idempotent: Option<Spanned<bool>>,
     pub(crate) open_world: Option<Spanned<bool>>,
+    /// The author says the tool needs no description.
+    pub(crate) undocumented: Option<Spanned<bool>>,
     pub(crate) icons: Vec<Icon>,
     /// An expression of type `&'static str`: the tool's `_meta` as JSON.
     pub(crate) meta: Option<Expr>,
@@ -102,6 +106,9 @@ pub(crate) fn tool_args(tokens: TokenStream) -> syn::Result<ToolArgs> {
             }
             IDEMPOTENT => flag(&meta, &key, span).and_then(|v| set(&mut args.idempotent, &key, v)),
             OPEN_WORLD => flag(&meta, &key, span).and_then(|v| set(&mut args.open_world, &key, v)),
+            UNDOCUMENTED => {
+                flag(&meta, &key, span).and_then(|v| set(&mut args.undocumented, &key, v))
+            }
             ICON => icon(&meta).map(|icon| args.icons.push(icon)),
             META => expression(&meta, &key, &mut args.meta),
             INPUT_SCHEMA => expression(&meta, &key, &mut args.input_schema),
@@ -378,7 +385,7 @@ mod tests {
             vec![
                 "unknown `mcp_tool` attribute `nmae`; expected one of `name`, `title`, \
                  `description`, `read_only`, `destructive`, `idempotent`, `open_world`, `icon`, \
-                 `meta`, `input_schema`, `crate`; did you mean `name`?",
+                 `meta`, `input_schema`, `undocumented`, `crate`; did you mean `name`?",
                 "`read_only` expects `true` or `false`, or no value",
                 "`title` expects a string, like `title = \"...\"`",
             ]

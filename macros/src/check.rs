@@ -19,6 +19,7 @@ pub(crate) enum Site {
 pub(crate) fn tool(tool: &Tool<'_>, site: Site) -> syn::Result<()> {
     let mut errors = Errors::default();
     name(tool, &mut errors);
+    description(tool, &mut errors);
     annotations(tool, &mut errors);
     signature(tool, &mut errors);
     receiver(tool, site, &mut errors);
@@ -40,6 +41,20 @@ fn name(tool: &Tool<'_>, errors: &mut Errors) {
                 "invalid tool name `{name}`; a tool name has 1 to 128 characters, each a letter, \
                  a digit, `_`, `-` or `.`"
             ),
+        ));
+    }
+}
+
+/// Clients show the description to the model, which picks tools by it; the conformance suite
+/// requires one on every tool.
+fn description(tool: &Tool<'_>, errors: &mut Errors) {
+    let opted_out = tool.args.undocumented.as_ref().is_some_and(|u| u.value);
+    if tool.description.is_none() && !opted_out {
+        errors.add(syn::Error::new_spanned(
+            &tool.sig.ident,
+            "a tool needs a description, which the model reads to choose it: write a doc \
+             comment (`/// ...`) or `#[mcp_tool(description = \"...\")]`, or opt out with \
+             `#[mcp_tool(undocumented)]`",
         ));
     }
 }

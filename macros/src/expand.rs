@@ -292,9 +292,12 @@ fn call(tool: &Tool<'_>, target: &Target<'_>) -> TokenStream {
         #finish
     };
     if tool.is_async() {
+        let boxed = quote_spanned! {function.span()=>
+            #private::tool_future(async move { #body })
+        };
         quote! {
             fn __call(__invocation: #private::Invocation) -> #private::BoxFuture {
-                ::std::boxed::Box::pin(async move { #body })
+                #boxed
             }
         }
     } else {

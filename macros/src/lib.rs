@@ -1,5 +1,38 @@
 //! Procedural macros of [toolwright](https://docs.rs/toolwright). Use them through the
 //! `toolwright` crate, which re-exports them with the runtime they generate code for.
+//!
+//! # Diagnostics
+//!
+//! Every mistake in a tool's signature or attributes fails to compile with one error, placed on
+//! the offending tokens; the function itself is still emitted, so code that uses it reports
+//! nothing more. Each row has a compile-fail case under `tests/ui/fail/`.
+//!
+//! | mistake | example | error |
+//! |---|---|---|
+//! | unknown attribute key | `#[mcp_tool(nmae = "x")]` | unknown `mcp_tool` attribute `nmae`; expected one of ...; did you mean `name`? |
+//! | duplicate key | `name = "a", name = "b"` | duplicate attribute `name` |
+//! | value of the wrong kind | `read_only = "yes"`, `title = 5` | `read_only` expects `true` or `false`, or no value |
+//! | invalid tool name | `name = "get weather"` | invalid tool name; 1 to 128 characters of letters, digits, `_`, `-`, `.` |
+//! | contradictory hints | `#[mcp_tool(read_only, destructive)]` | `destructive` has no meaning on a `read_only` tool |
+//! | no description | a tool without `///` or `description` | a tool needs a description ... or opt out with `undocumented` |
+//! | generic tool | `fn echo<T>(v: T)` | a tool cannot be generic |
+//! | `impl Trait` argument or return | `fn f(v: impl Display)` | an argument cannot be `impl Trait` |
+//! | reference argument | `fn f(text: &str)` | an argument cannot be a reference ...; take `String` instead |
+//! | pattern parameter | `fn f((a, b): (i32, i32))` | a tool parameter must be a plain name |
+//! | `unsafe fn` | `unsafe fn poke(...)` | a tool cannot be `unsafe fn` |
+//! | method outside a tool type | `impl S { #[mcp_tool] fn f(&self) }` | `#[mcp_tool]` on a method needs `#[mcp_tool_type]` on its impl block |
+//! | wrong receiver | `fn f(&mut self)`, `fn f(self)` | a tool method takes `&self` |
+//! | argument not `Deserialize` / `JsonSchema` | `query: Query` without the derives | serde's or schemars' trait error, at the parameter's type |
+//! | type named like an injectable but not one | a struct of your own called `Context` | `Context` cannot be injected into a tool; mark it `#[arg]` if the client sends it |
+//! | unsupported return type | `-> Opaque` | `Opaque` cannot be returned from a tool, with the list of what can |
+//! | async tool whose future is not `Send` | an `Rc` held across `.await` | future cannot be sent between threads safely, with the value and the `.await` |
+//! | same injected type twice | `a: Progress, b: Progress` | `Progress` is injected twice |
+//! | `#[arg]` and `#[inject]` together | both on one parameter | a parameter is either ... not both |
+//! | `default` on an `Option` | `#[arg(default = Some(3))] n: Option<u32>` | `default` has no effect on an `Option` argument |
+//! | stale `# Arguments` entry | ``* `name` -`` for a parameter `who` | the `# Arguments` section documents `name`, which is not a parameter |
+//! | two tools of one name in an impl | two methods with `name = "get"` | two tools in this impl block are named `get` |
+//! | `#[mcp_tool]` on a non-function | on a struct | `#[mcp_tool]` goes on a function |
+//! | `#[mcp_tool_type]` on a trait impl or a non-impl | `impl Default for Api` | `#[mcp_tool_type]` goes on an inherent impl block |
 
 mod ast;
 mod attr;

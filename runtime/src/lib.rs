@@ -39,7 +39,7 @@ pub use schema::{SchemaProfile, input_schema, whole_input_schema};
 pub use server::{DEFAULT_MAX_MESSAGE_SIZE, Server};
 pub use tool::{
     Annotations, BoxFuture, Handler, Icon, Injector, Invocation, MethodRegistration, Registration,
-    Tool, ToolSpec, injector,
+    Tool, ToolSpec, injector, tool_future,
 };
 
 #[doc(hidden)]

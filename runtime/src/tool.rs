@@ -61,6 +61,13 @@ pub struct Invocation {
     pub(crate) instance: Option<Arc<dyn Any + Send + Sync>>,
 }
 
+/// Boxes a tool's future. Generated code calls it at the function's name, so a future that is
+/// not `Send` (it holds an `Rc` or a `MutexGuard` across an `.await`) is reported there, with
+/// the value and the `.await` that cause it.
+pub fn tool_future<F: Future<Output = ToolOutput> + Send + 'static>(future: F) -> BoxFuture {
+    Box::pin(future)
+}
+
 /// How to build an injected parameter of type `T`, and what it needs: taken once per
 /// parameter, so that a type that is not injectable is reported once.
 pub struct Injector<T> {
