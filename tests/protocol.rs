@@ -168,6 +168,19 @@ fn ids_are_echoed_exactly() {
 }
 
 #[test]
+fn an_id_is_free_again_once_answered() {
+    let mut server = server();
+    server.client.initialize("2025-11-25");
+    for i in 0..200 {
+        server.client.send(&json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+            "params": {"name": "echo", "arguments": {"text": i.to_string()}}}));
+        let answer = server.client.recv();
+        assert_eq!(answer["result"]["content"][0]["text"], i.to_string(), "{answer}");
+    }
+    server.finish().unwrap();
+}
+
+#[test]
 fn oversized_lines_are_refused_without_being_read() {
     let mut server = InProcess::start(Server::new("t", "1").tool::<echo>().max_message_size(1024));
     server.client.initialize("2025-11-25");

@@ -167,6 +167,9 @@ impl Call {
 
     fn finish(self, output: ToolOutput) {
         let line = self.render(output);
+        // The id is free again as soon as the client can read the answer: it may reuse it for
+        // its very next request.
+        self.calls.close(&self.key);
         let mut sent = false;
         self.state.finish(|| {
             self.reply.send(line);
@@ -175,7 +178,6 @@ impl Call {
         if !sent {
             self.reply.skip();
         }
-        self.calls.close(&self.key);
     }
 
     fn render(&self, output: ToolOutput) -> Vec<u8> {

@@ -14,22 +14,25 @@ use toolwright::Server;
 /// Long enough for a loaded CI machine; only failing tests ever wait this long.
 pub const TIMEOUT: Duration = Duration::from_secs(20);
 
-/// The path of an example binary, built by `cargo test` beside the test binaries.
+/// The path of an example binary, beside the test binaries. `cargo test` builds examples, but
+/// not when one test target is run alone, so each is brought up to date once per test process.
 pub fn example(name: &str) -> PathBuf {
-    let mut dir = std::env::current_exe().expect("test binary path");
-    dir.pop(); // the test binary
-    if dir.ends_with("deps") {
-        dir.pop();
-    }
-    let path = dir.join("examples").join(name);
-    if !path.exists() {
+    static BUILT: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
+    let mut built = BUILT.lock().unwrap_or_else(|e| e.into_inner());
+    if !built.iter().any(|b| b == name) {
         let status = Command::new(env!("CARGO"))
             .args(["build", "--quiet", "--example", name])
             .status()
             .expect("cargo runs");
         assert!(status.success(), "building example {name} failed");
+        built.push(name.to_owned());
     }
-    path
+    let mut dir = std::env::current_exe().expect("test binary path");
+    dir.pop(); // the test binary
+    if dir.ends_with("deps") {
+        dir.pop();
+    }
+    dir.join("examples").join(name)
 }
 
 /// One side of a JSON-RPC conversation.
