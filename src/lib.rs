@@ -77,6 +77,7 @@
 //! |---|---|
 //! | `ctx: &Context` (or `Context`) | the request: its id, protocol revision, client info and capabilities, `_meta` |
 //! | `progress: Progress` | `progress.report(done, Some(total), Some("message"))`; sent only if the client asked |
+//! | `log: Log` | `log.info("...")`: `notifications/message` at the level the client asked for |
 //! | `cancel: Cancellation` | `cancel.is_cancelled()`, `cancel.cancelled().await`; no response is sent for a cancelled call |
 //! | `db: State<Db>` | shared state registered with `.state(Db::open()?)`; a missing state stops the server at start-up |
 //! | `#[inject] conn: Conn` | any type that implements [`Inject`] |
@@ -151,15 +152,15 @@
 pub use toolwright_macros::{mcp_tool, mcp_tool_type};
 pub use toolwright_runtime::{
     Annotations, Args, Cancellation, ClientInfo, Content, Context, EmbeddedResource, Era, Error,
-    Inject, IntoToolOutput, Json, Progress, ProtocolVersion, Requirements, ResourceLink, Result,
-    SchemaProfile, Server, State, Text, Tool, ToolError, ToolOutput,
+    Inject, IntoToolOutput, Json, Level, Log, Progress, ProtocolVersion, Requirements,
+    ResourceLink, Result, SchemaProfile, Server, State, Text, Tool, ToolError, ToolOutput,
 };
 
 /// The names most programs need: `use toolwright::prelude::*;`.
 pub mod prelude {
     pub use crate::{mcp_tool, mcp_tool_type};
     pub use toolwright_runtime::{
-        Args, Cancellation, Content, Context, Inject, IntoToolOutput, Json, Progress, Server,
+        Args, Cancellation, Content, Context, Inject, IntoToolOutput, Json, Log, Progress, Server,
         State, Text, ToolError, ToolOutput,
     };
 }

@@ -107,7 +107,7 @@ fn discover_and_stateless_errors() {
     assert_eq!(
         server.client.ask_raw("server/discover", json!({})),
         format!(
-            r#"{{"jsonrpc":"2.0","id":1,"result":{{"supportedVersions":["2026-07-28"],"capabilities":{{"tools":{{"listChanged":false}}}},"ttlMs":3600000,"cacheScope":"public","resultType":"complete",{SERVER_META}}}}}"#
+            r#"{{"jsonrpc":"2.0","id":1,"result":{{"supportedVersions":["2026-07-28"],"capabilities":{{"tools":{{"listChanged":false}},"logging":{{}}}},"ttlMs":3600000,"cacheScope":"public","resultType":"complete",{SERVER_META}}}}}"#
         )
     );
     let list = server.client.ask("tools/list", json!({}));

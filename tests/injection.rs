@@ -303,3 +303,66 @@ fn missing_state_is_reported_at_start() {
     let error = common::start_error(Server::new("no-pool", "1").tool::<query>());
     assert!(error.contains("`State<injection::Pool>`"), "{error}");
 }
+
+/// Logs at every level it can.
+#[mcp_tool]
+fn chatty(log: Log) -> String {
+    log.debug("debug");
+    log.info("info");
+    log.warning("warning");
+    log.error("error");
+    "said it all".into()
+}
+
+fn messages_of(server: &mut InProcess, request: Value) -> Vec<String> {
+    let id = request["id"].as_i64().unwrap();
+    server.client.send(&request);
+    let (notifications, response) = collect_until_response(server, id);
+    assert_eq!(response["result"]["content"][0]["text"], "said it all");
+    notifications
+        .iter()
+        .map(|n| {
+            assert_eq!(n["method"], "notifications/message");
+            assert_eq!(n["params"]["logger"], "chatty");
+            assert_eq!(n["params"]["level"], n["params"]["data"]);
+            n["params"]["level"].as_str().unwrap().to_owned()
+        })
+        .collect()
+}
+
+#[test]
+fn log_messages_at_the_level_the_client_asked_for() {
+    let call = |id: i64, meta: Value| {
+        json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+            "params": {"name": "chatty", "arguments": {}, "_meta": meta}})
+    };
+    let mut server = InProcess::start(server());
+    server.client.initialize("2025-11-25");
+    // A handshake session gets info and above until it says otherwise.
+    assert_eq!(
+        messages_of(&mut server, call(1, json!({}))),
+        ["info", "warning", "error"]
+    );
+    let set = server
+        .client
+        .request("logging/setLevel", json!({"level": "warning"}));
+    assert_eq!(set["result"], json!({}));
+    assert_eq!(
+        messages_of(&mut server, call(2, json!({}))),
+        ["warning", "error"]
+    );
+    let bad = server
+        .client
+        .request("logging/setLevel", json!({"level": "loud"}));
+    assert_eq!(bad["error"]["code"], -32602);
+
+    // A 2026-07-28 request gets messages only when it names a level.
+    let mut meta = modern_meta("modern", json!({}));
+    assert!(messages_of(&mut server, call(3, meta.clone())).is_empty());
+    meta["io.modelcontextprotocol/logLevel"] = json!("debug");
+    assert_eq!(
+        messages_of(&mut server, call(4, meta)),
+        ["debug", "info", "warning", "error"]
+    );
+    server.finish().unwrap();
+}

@@ -172,10 +172,16 @@ fn an_id_is_free_again_once_answered() {
     let mut server = server();
     server.client.initialize("2025-11-25");
     for i in 0..200 {
-        server.client.send(&json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+        server
+            .client
+            .send(&json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
             "params": {"name": "echo", "arguments": {"text": i.to_string()}}}));
         let answer = server.client.recv();
-        assert_eq!(answer["result"]["content"][0]["text"], i.to_string(), "{answer}");
+        assert_eq!(
+            answer["result"]["content"][0]["text"],
+            i.to_string(),
+            "{answer}"
+        );
     }
     server.finish().unwrap();
 }

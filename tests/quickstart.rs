@@ -19,7 +19,7 @@ fn initialize_result(version: &str) -> Value {
     };
     json!({
         "protocolVersion": version,
-        "capabilities": {"tools": {"listChanged": false}},
+        "capabilities": {"tools": {"listChanged": false}, "logging": {}},
         "serverInfo": server_info,
         "instructions": INSTRUCTIONS,
     })

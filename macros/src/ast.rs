@@ -11,7 +11,7 @@ use crate::attr::{self, Errors, Spanned as At, ToolArgs};
 use crate::doc;
 
 /// The types the server injects, recognised by their last path segment.
-const INJECTABLE: &[&str] = &["Context", "Progress", "Cancellation", "State"];
+const INJECTABLE: &[&str] = &["Context", "Progress", "Cancellation", "State", "Log"];
 
 pub(crate) struct Tool<'a> {
     pub(crate) attrs: &'a [Attribute],

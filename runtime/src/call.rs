@@ -58,6 +58,16 @@ impl CallState {
         true
     }
 
+    /// Runs `send` (a notification about the call) if the call is still open.
+    pub(crate) fn while_open(&self, send: impl FnOnce()) -> bool {
+        let gate = self.gate();
+        if gate.finished || gate.cancelled {
+            return false;
+        }
+        send();
+        true
+    }
+
     /// How long the response should wait for the last progress notification to be read alone.
     pub(crate) fn spacing(&self) -> Option<Duration> {
         let (_, at) = self.gate().last_progress?;

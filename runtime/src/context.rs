@@ -12,6 +12,7 @@ use serde_json::Value;
 use serde_json::value::RawValue;
 
 use crate::call::CallState;
+use crate::log_notify::Log;
 use crate::output::ToolOutput;
 use crate::progress::Progress;
 use crate::protocol::{Era, ProtocolVersion};
@@ -44,7 +45,7 @@ use crate::protocol::{Era, ProtocolVersion};
     message = "`{Self}` cannot be injected into a tool",
     label = "not injectable",
     note = "if `{Self}` is an argument the client sends, mark the parameter `#[arg]`",
-    note = "the server injects `Context`, `Progress`, `Cancellation`, `State<T>`, and types that implement `Inject`"
+    note = "the server injects `Context`, `Progress`, `Cancellation`, `Log`, `State<T>`, and types that implement `Inject`"
 )]
 pub trait Inject: Sized + Send {
     /// Builds the value for one call. An `Err` ends the call with that result.
@@ -105,31 +106,9 @@ pub(crate) struct CallInfo {
     pub(crate) states: Arc<States>,
     pub(crate) call: Arc<CallState>,
     pub(crate) progress: Progress,
+    pub(crate) log: Log,
     /// The modern `_meta` keys, parsed on first use.
-    modern: OnceLock<Handshake>,
-}
-
-impl CallInfo {
-    pub(crate) fn new(
-        id: Box<RawValue>,
-        version: ProtocolVersion,
-        meta: Option<Box<RawValue>>,
-        handshake: Arc<OnceLock<Handshake>>,
-        states: Arc<States>,
-        call: Arc<CallState>,
-        progress: Progress,
-    ) -> CallInfo {
-        CallInfo {
-            id,
-            version,
-            meta,
-            handshake,
-            states,
-            call,
-            progress,
-            modern: OnceLock::new(),
-        }
-    }
+    pub(crate) modern: OnceLock<Handshake>,
 }
 
 const CLIENT_INFO: &str = "io.modelcontextprotocol/clientInfo";
@@ -176,6 +155,11 @@ impl Context {
         self.0.progress.clone()
     }
 
+    /// Log messages for the client about this request.
+    pub fn log(&self) -> Log {
+        self.0.log.clone()
+    }
+
     /// This request's cancellation signal.
     pub fn cancellation(&self) -> Cancellation {
         self.0.call.cancellation.clone()
@@ -219,6 +203,12 @@ impl std::fmt::Debug for Context {
 impl Inject for Context {
     fn inject(cx: &Context) -> Result<Self, ToolOutput> {
         Ok(cx.clone())
+    }
+}
+
+impl Inject for Log {
+    fn inject(cx: &Context) -> Result<Self, ToolOutput> {
+        Ok(cx.log())
     }
 }
 

@@ -7,7 +7,7 @@
 //! `initialize` negotiated for the connection.
 
 use std::borrow::Cow;
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use serde::Deserialize;
 use serde_json::value::RawValue;
@@ -19,6 +19,7 @@ use crate::jsonrpc::{
     self, INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, Message, RpcError,
     UNSUPPORTED_PROTOCOL_VERSION,
 };
+use crate::log_notify::{Level, Log};
 use crate::progress::Progress;
 use crate::protocol::{Era, ProtocolVersion};
 use crate::reply::Reply;
@@ -35,6 +36,8 @@ pub(crate) struct Connection {
     version: OnceLock<ProtocolVersion>,
     /// What the client declared in `initialize`.
     handshake: Arc<OnceLock<Handshake>>,
+    /// The least severe log message the handshake session wants (`logging/setLevel`).
+    log_level: Mutex<Level>,
     outbox: Outbox,
     runtime: tokio::runtime::Handle,
     pub(crate) inflight: Arc<InFlight>,
@@ -57,6 +60,8 @@ struct Params<'a> {
     client_info: Option<&'a RawValue>,
     #[serde(borrow, default)]
     cursor: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    level: Option<Cow<'a, str>>,
     #[serde(borrow, default, rename = "_meta")]
     meta: Option<&'a RawValue>,
 }
@@ -70,6 +75,8 @@ struct Meta<'a> {
     client_capabilities: Option<&'a RawValue>,
     #[serde(borrow, default, rename = "progressToken")]
     progress_token: Option<&'a RawValue>,
+    #[serde(borrow, default, rename = "io.modelcontextprotocol/logLevel")]
+    log_level: Option<Cow<'a, str>>,
 }
 
 #[derive(Deserialize)]
@@ -89,6 +96,7 @@ impl Connection {
             service,
             version: OnceLock::new(),
             handshake: Arc::new(OnceLock::new()),
+            log_level: Mutex::new(Level::Info),
             outbox,
             runtime,
             inflight: Arc::new(InFlight::default()),
@@ -208,6 +216,13 @@ impl Connection {
             }
             "tools/list" => self.list(id, self.session_version()?, &params, reply),
             "tools/call" => self.call(id, self.session_version()?, &params, &meta, reply),
+            "logging/setLevel" => {
+                self.session_version()?;
+                let level = log_level(params.level.as_deref())?;
+                *self.log_level.lock().unwrap_or_else(|e| e.into_inner()) = level;
+                reply.send(jsonrpc::result_line(id, &serde_json::json!({})));
+                Ok(())
+            }
             _ => Err(method_not_found(method)),
         }
     }
@@ -350,15 +365,26 @@ impl Connection {
             self.outbox.clone(),
             &state,
         );
-        let context = Context(Arc::new(CallInfo::new(
-            id.to_owned(),
+        let log_threshold = match version.era() {
+            Era::Modern => meta
+                .log_level
+                .as_deref()
+                .map(|l| log_level(Some(l)))
+                .transpose()?,
+            Era::Legacy => Some(*self.log_level.lock().unwrap_or_else(|e| e.into_inner())),
+        };
+        let log = Log::new(log_threshold, tool.spec.name, self.outbox.clone(), &state);
+        let context = Context(Arc::new(CallInfo {
+            id: id.to_owned(),
             version,
-            params.meta.map(RawValue::to_owned),
-            Arc::clone(&self.handshake),
-            Arc::clone(&self.service.states),
-            Arc::clone(&state),
+            meta: params.meta.map(RawValue::to_owned),
+            handshake: Arc::clone(&self.handshake),
+            states: Arc::clone(&self.service.states),
+            call: Arc::clone(&state),
             progress,
-        )));
+            log,
+            modern: OnceLock::new(),
+        }));
         let invocation = Invocation {
             arguments,
             context,
@@ -395,6 +421,16 @@ fn parse<'a, T: Deserialize<'a> + Default>(params: Option<&'a RawValue>) -> Resu
     serde_json::from_str(params.get()).map_err(|e| {
         let text = e.to_string();
         invalid_params(text.rfind(" at line ").map_or(&*text, |at| &text[..at]))
+    })
+}
+
+fn log_level(name: Option<&str>) -> Result<Level, RpcError> {
+    let name = name.ok_or_else(|| invalid_params("missing field `level`"))?;
+    Level::parse(name).ok_or_else(|| {
+        invalid_params(&format!(
+            "unknown log level `{name}`; expected one of debug, info, notice, warning, error, \
+             critical, alert, emergency"
+        ))
     })
 }
 

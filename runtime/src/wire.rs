@@ -27,7 +27,12 @@ struct InitializeResult<'a> {
 #[derive(Serialize)]
 struct Capabilities {
     tools: ToolsCapability,
+    /// Tools can send `notifications/message` (`Log`).
+    logging: Empty,
 }
+
+#[derive(Serialize)]
+struct Empty {}
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -52,6 +57,7 @@ pub(crate) fn initialize(service: &Service, version: ProtocolVersion) -> impl Se
             tools: ToolsCapability {
                 list_changed: false,
             },
+            logging: Empty {},
         },
         server_info: Implementation {
             name: &info.name,
@@ -148,6 +154,7 @@ pub(crate) fn discover(service: &Service) -> impl Serialize + '_ {
             tools: ToolsCapability {
                 list_changed: false,
             },
+            logging: Empty {},
         },
         instructions: service.info.instructions.as_deref(),
         cache: Cache::of(service),
