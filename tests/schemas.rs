@@ -73,7 +73,12 @@ fn check_server(client: &mut Client, revision: &str, arguments: impl Fn(&str) ->
             json!({"name": name, "arguments": arguments(name)}),
         );
         let result = &answer["result"];
-        assert_ne!(result["isError"], true, "{what}: {answer}");
+        let fails_on_purpose = name == "test_error_handling";
+        assert_eq!(
+            result["isError"] == true,
+            fails_on_purpose,
+            "{what}: {answer}"
+        );
         match (&output, result.get("structuredContent")) {
             (Some(validator), Some(structured)) => {
                 let errors: Vec<String> = validator
@@ -141,6 +146,13 @@ fn notes_arguments(tool: &str) -> Value {
     }
 }
 
+fn conformance_arguments(tool: &str) -> Value {
+    match tool {
+        "json_schema_2020_12_tool" => json!({"email": "a@example.com"}),
+        _ => json!({}),
+    }
+}
+
 #[test]
 fn example_schemas_in_every_revision() {
     for revision in REVISIONS {
@@ -153,6 +165,11 @@ fn example_schemas_in_every_revision() {
         assert_eq!(
             check_server(&mut server.client, revision, notes_arguments),
             4
+        );
+        let mut server = Process::spawn("conformance");
+        assert_eq!(
+            check_server(&mut server.client, revision, conformance_arguments),
+            10
         );
     }
 }

@@ -1,0 +1,130 @@
+//! The fixture tools the official MCP conformance suite calls, written with toolwright: every
+//! content type, errors, logging, progress, and a hand-written JSON Schema 2020-12 input schema.
+//! `tests/interop/run.sh` serves it to the suite (behind a stdio-to-HTTP bridge) and to the
+//! official SDK clients.
+
+use std::time::Duration;
+
+use serde_json::Value;
+use toolwright::prelude::*;
+
+/// A 1x1 PNG.
+const PNG: &str = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
+
+/// A WAV file with a header and no samples.
+fn wav() -> Vec<u8> {
+    let mut wav = b"RIFF".to_vec();
+    wav.extend(36u32.to_le_bytes());
+    wav.extend(b"WAVEfmt ");
+    wav.extend(16u32.to_le_bytes());
+    wav.extend(1u16.to_le_bytes()); // PCM
+    wav.extend(1u16.to_le_bytes()); // mono
+    wav.extend(8000u32.to_le_bytes()); // sample rate
+    wav.extend(8000u32.to_le_bytes()); // byte rate
+    wav.extend(1u16.to_le_bytes()); // block align
+    wav.extend(8u16.to_le_bytes()); // bits per sample
+    wav.extend(b"data");
+    wav.extend(0u32.to_le_bytes());
+    wav
+}
+
+fn png() -> Content {
+    Content::Image {
+        data: PNG.into(),
+        mime_type: "image/png".into(),
+    }
+}
+
+/// Returns a simple text response.
+#[mcp_tool(read_only)]
+fn test_simple_text() -> &'static str {
+    "This is a simple text response for testing."
+}
+
+/// Returns an image.
+#[mcp_tool(read_only)]
+fn test_image_content() -> Content {
+    png()
+}
+
+/// Returns audio.
+#[mcp_tool(read_only)]
+fn test_audio_content() -> Content {
+    Content::audio(&wav(), "audio/wav")
+}
+
+/// Returns an embedded text resource.
+#[mcp_tool(read_only)]
+fn test_embedded_resource() -> Content {
+    Content::text_resource(
+        "test://embedded-resource",
+        "text/plain",
+        "This is an embedded resource content.",
+    )
+}
+
+/// Returns text, an image and an embedded resource.
+#[mcp_tool(read_only)]
+fn test_multiple_content_types() -> Vec<Content> {
+    vec![
+        Content::text("Multiple content types test:"),
+        png(),
+        Content::text_resource(
+            "test://mixed-content-resource",
+            "application/json",
+            r#"{"test":"data","value":123}"#,
+        ),
+    ]
+}
+
+/// Always fails, with a message for the client.
+#[mcp_tool(read_only)]
+fn test_error_handling() -> Result<String, ToolError> {
+    Err(ToolError::new(
+        "This tool intentionally returns an error for testing",
+    ))
+}
+
+/// Sends three log messages while it runs.
+#[mcp_tool(read_only)]
+async fn test_tool_with_logging(log: Log) -> &'static str {
+    log.info("Tool execution started");
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    log.info("Tool processing data");
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    log.info("Tool execution completed");
+    "Tool with logging executed successfully"
+}
+
+/// Reports progress 0, 50 and 100 of 100.
+#[mcp_tool(read_only)]
+async fn test_tool_with_progress(progress: Progress) -> &'static str {
+    for done in [0.0, 50.0, 100.0] {
+        progress.report(done, Some(100.0), None);
+        if done < 100.0 {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+    "Tool with progress executed successfully"
+}
+
+/// Logs one message: a 2026-07-28 client sees it only if its request names a log level.
+#[mcp_tool(read_only)]
+fn test_logging_tool(log: Log) -> &'static str {
+    log.info("test_logging_tool ran");
+    "logged"
+}
+
+/// Tool with JSON Schema 2020-12 features.
+#[mcp_tool(read_only, input_schema = include_str!("conformance_schema.json"))]
+fn json_schema_2020_12_tool(arguments: Args<Value>) -> String {
+    format!("ok: {}", arguments.0)
+}
+
+fn main() -> toolwright::Result<()> {
+    toolwright::server!()
+        .title("Conformance fixtures")
+        .instructions("Fixture tools for the MCP conformance suite.")
+        .discover()
+        .run()
+}

@@ -1,0 +1,81 @@
+"""Drives a stdio MCP server with the official Python SDK client (`mcp`) and prints what
+happened as one JSON document.
+
+usage: python py_client.py PLAN_JSON -- SERVER_CMD [ARGS...]
+PLAN: {"mode": "legacy" | "auto" | "2026-07-28", "logLevel": null | "info",
+       "calls": [{"name", "arguments", "progress": bool}]}
+The SDK validates every structuredContent against the tool's outputSchema; a violation makes
+the call fail.
+"""
+
+import json
+import sys
+from typing import Any
+
+import anyio
+import mcp_types as types
+from mcp import Client
+from mcp.client.stdio import StdioServerParameters
+
+
+def dump(model: Any) -> Any:
+    return model.model_dump(mode="json", by_alias=True, exclude_none=True)
+
+
+async def main() -> None:
+    sep = sys.argv.index("--")
+    plan = json.loads(sys.argv[1])
+    command, *args = sys.argv[sep + 1 :]
+    out: dict[str, Any] = {"ok": True, "logs": [], "calls": []}
+
+    async def on_log(params: types.LoggingMessageNotificationParams) -> None:
+        out["logs"].append(dump(params))
+
+    options: dict[str, Any] = dict(
+        mode=plan.get("mode", "auto"),
+        read_timeout_seconds=15,
+        logging_callback=on_log,
+        client_info=types.Implementation(name="toolwright-interop", version="1.0.0"),
+    )
+    if plan.get("logLevel") and options["mode"] != "legacy":
+        options["log_level"] = plan["logLevel"]
+    try:
+        async with Client(StdioServerParameters(command=command, args=args), **options) as client:
+            out["protocolVersion"] = client.protocol_version
+            if plan.get("logLevel") and client.protocol_version != "2026-07-28":
+                await client.set_logging_level(plan["logLevel"])
+            tools: list[Any] = []
+            cursor = None
+            while True:
+                page = await client.list_tools(cursor=cursor)
+                tools.extend(dump(t) for t in page.tools)
+                cursor = page.next_cursor
+                if not cursor:
+                    break
+            out["tools"] = tools
+            for call in plan["calls"]:
+                record: dict[str, Any] = {"name": call["name"], "progress": []}
+
+                async def on_progress(progress: float, total: float | None, message: str | None, record=record) -> None:
+                    record["progress"].append({"progress": progress, "total": total})
+
+                try:
+                    result = await client.call_tool(
+                        call["name"],
+                        call.get("arguments", {}),
+                        progress_callback=on_progress if call.get("progress") else None,
+                    )
+                    record["result"] = dump(result)
+                except Exception as e:  # noqa: BLE001 - reported to the runner
+                    record["error"] = {"name": type(e).__name__, "message": str(e)}
+                out["calls"].append(record)
+    except BaseException as e:  # noqa: BLE001 - reported to the runner
+        if isinstance(e, KeyboardInterrupt):
+            raise
+        out["ok"] = False
+        out["error"] = {"name": type(e).__name__, "message": str(e)}
+    print(json.dumps(out, default=str))
+
+
+if __name__ == "__main__":
+    anyio.run(main)

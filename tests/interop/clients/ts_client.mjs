@@ -1,0 +1,89 @@
+// Drives a stdio MCP server with the official TypeScript SDK client, 1.x
+// (`@modelcontextprotocol/sdk`) or 2.x (`@modelcontextprotocol/client`), and prints what
+// happened as one JSON document.
+//
+// usage: node ts_client.mjs PLAN_JSON -- SERVER_CMD [ARGS...]
+// PLAN: {"sdk": "v1" | "v2", "mode": "legacy" | "auto" | "2026-07-28", "logLevel": null | "info",
+//        "calls": [{"name", "arguments", "progress": bool, "cancelAfterMs": number | null}]}
+// The client lists the tools first, so the SDK validates each structuredContent against the
+// tool's outputSchema; a violation makes the call fail.
+const argv = process.argv.slice(2);
+const sep = argv.indexOf('--');
+const plan = JSON.parse(argv[0]);
+const [command, ...args] = argv.slice(sep + 1);
+const v2 = plan.sdk === 'v2';
+const { Client } = await import(v2 ? '@modelcontextprotocol/client' : '@modelcontextprotocol/sdk/client/index.js');
+const { StdioClientTransport } = await import(
+  v2 ? '@modelcontextprotocol/client/stdio' : '@modelcontextprotocol/sdk/client/stdio.js'
+);
+
+const error = (e) => ({ name: e?.constructor?.name, code: e?.code, message: String(e?.message ?? e) });
+const out = { ok: true, logs: [], calls: [] };
+const options = { capabilities: {} };
+if (v2) {
+  const mode = plan.mode ?? 'legacy';
+  options.versionNegotiation = { mode: mode === 'legacy' || mode === 'auto' ? mode : { pin: mode } };
+}
+const client = new Client({ name: 'toolwright-interop', version: '1.0.0' }, options);
+const onLog = (n) => { out.logs.push(n.params); };
+if (v2) {
+  client.setNotificationHandler('notifications/message', onLog);
+} else {
+  const { LoggingMessageNotificationSchema } = await import('@modelcontextprotocol/sdk/types.js');
+  client.setNotificationHandler(LoggingMessageNotificationSchema, onLog);
+}
+const transport = new StdioClientTransport({ command, args, env: { ...process.env }, stderr: 'pipe' });
+let negotiated = null;
+let handler;
+Object.defineProperty(transport, 'onmessage', {
+  configurable: true,
+  get: () => handler,
+  set(fn) {
+    handler = fn && ((message, extra) => {
+      if (negotiated === null && message?.result?.protocolVersion) negotiated = message.result.protocolVersion;
+      return fn(message, extra);
+    });
+  },
+});
+const timeout = 15000;
+try {
+  await client.connect(transport, { timeout });
+  out.protocolVersion = client.getNegotiatedProtocolVersion?.() ?? negotiated;
+  if (plan.logLevel && out.protocolVersion !== '2026-07-28') {
+    await client.setLoggingLevel(plan.logLevel, { timeout });
+  }
+  const tools = [];
+  let cursor;
+  do {
+    const page = await client.listTools(cursor ? { cursor } : undefined, { timeout });
+    tools.push(...page.tools);
+    cursor = page.nextCursor;
+  } while (cursor);
+  out.tools = tools;
+  for (const call of plan.calls) {
+    const record = { name: call.name, progress: [] };
+    const abort = new AbortController();
+    const timer = call.cancelAfterMs != null ? setTimeout(() => abort.abort('cancelled'), call.cancelAfterMs) : null;
+    try {
+      const params = { name: call.name, arguments: call.arguments ?? {} };
+      const request = {
+        timeout,
+        signal: abort.signal,
+        ...(call.progress ? { onprogress: (p) => record.progress.push(p) } : {}),
+      };
+      // 1.x takes a result schema before the options; 2.x does not.
+      record.result = await (v2 ? client.callTool(params, request) : client.callTool(params, undefined, request));
+    } catch (e) {
+      record.error = error(e);
+    } finally {
+      if (timer) clearTimeout(timer);
+    }
+    out.calls.push(record);
+  }
+} catch (e) {
+  out.ok = false;
+  out.error = error(e);
+} finally {
+  try { await client.close(); } catch {}
+}
+console.log(JSON.stringify(out));
