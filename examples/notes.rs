@@ -143,6 +143,9 @@ impl Notes {
                 () = tokio::time::sleep(Duration::from_millis(pause_ms)) => {}
             }
         }
+        // Printing is safe: while the server runs, stdout is redirected to stderr and the
+        // protocol keeps its own copy of the real stdout.
+        println!("exported {} notes to {path}", notes.len());
         Ok(Export {
             path,
             notes: notes.len(),

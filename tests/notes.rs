@@ -5,7 +5,7 @@ mod common;
 
 use std::time::Duration;
 
-use common::Process;
+use common::{ChildExt, Process};
 use serde_json::{Value, json};
 
 fn text(answer: &Value) -> &str {
@@ -102,6 +102,25 @@ fn export_reports_progress() {
         "- n0 ()\n- n1 ()\n- n2 ()\n"
     );
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn printing_in_a_tool_does_not_corrupt_the_stream() {
+    let mut server = notes();
+    server.client.call("add_note", json!({"text": "n"}));
+    let path = std::env::temp_dir().join(format!("toolwright-print-{}.md", std::process::id()));
+    // `export_notes` prints with `println!`; every line the client reads must still be JSON
+    // (`recv` fails on anything else).
+    let answer = server.client.call("export_notes", json!({"path": path}));
+    assert_eq!(answer["result"]["structuredContent"]["notes"], 1);
+    assert_eq!(server.client.request("ping", json!({}))["result"], json!({}));
+    server.client.close();
+    let output = server.child.wait_with_output_after_close();
+    assert!(
+        output.contains(&format!("exported 1 notes to {}", path.display())),
+        "the print went to stderr: {output}"
+    );
+    let _ = std::fs::remove_file(&path);
 }
 
 #[test]

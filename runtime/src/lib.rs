@@ -25,6 +25,7 @@ mod schema;
 #[doc(hidden)]
 pub mod select;
 mod serve;
+mod stdout;
 mod server;
 mod tool;
 mod transport;

@@ -199,9 +199,16 @@ impl Server {
     }
 
     /// Serves MCP over stdin and stdout until stdin closes.
+    ///
+    /// While it serves, the protocol writes to its own copy of stdout and file descriptor 1 is
+    /// pointed at stderr (on Unix), so a `println!` in a tool goes to stderr instead of
+    /// corrupting the stream.
     pub fn serve_stdio(self) -> Result<()> {
         let service = Arc::new(self.build()?);
-        serve::serve(service, std::io::stdin().lock(), std::io::stdout())
+        let stdout = crate::stdout::Claimed::claim()?;
+        let result = serve::serve(service, std::io::stdin().lock(), stdout.protocol()?);
+        stdout.release();
+        result
     }
 
     /// Serves MCP over any byte streams until `input` ends (an in-process client, a socket).

@@ -169,6 +169,23 @@ impl Process {
     }
 }
 
+/// Waiting for a server child to exit, and reading what it wrote to stderr.
+pub trait ChildExt {
+    fn wait_with_output_after_close(&mut self) -> String;
+}
+
+impl ChildExt for Child {
+    fn wait_with_output_after_close(&mut self) -> String {
+        let status = self.wait().expect("the server exits");
+        assert!(status.success(), "exit status {status}");
+        let mut stderr = String::new();
+        if let Some(mut pipe) = self.stderr.take() {
+            pipe.read_to_string(&mut stderr).expect("stderr is readable");
+        }
+        stderr
+    }
+}
+
 impl Drop for Process {
     fn drop(&mut self) {
         let _ = self.child.kill();
