@@ -16,7 +16,7 @@ use crate::call::{Call, IdKey, Registry};
 use crate::context::{CallInfo, ClientInfo, Context, Handshake};
 use crate::inflight::InFlight;
 use crate::jsonrpc::{
-    self, INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, Message, RpcError,
+    self, INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, Message, RpcError,
     UNSUPPORTED_PROTOCOL_VERSION,
 };
 use crate::log_notify::{Level, Log};
@@ -357,6 +357,13 @@ impl Connection {
             }
             a => Arguments::new(a.map(RawValue::to_owned)),
         };
+        let limit = self.service.limits.max_in_flight;
+        let guard = self.inflight.try_enter(limit).ok_or_else(|| {
+            RpcError::new(
+                INTERNAL_ERROR,
+                format!("Internal error: {limit} calls are already running, the most this server runs at once; retry when one has finished"),
+            )
+        })?;
         let key = IdKey::of(id);
         let state = self.calls.open(key.clone()).ok_or_else(|| id_in_use(id))?;
         let progress = Progress::new(
@@ -399,7 +406,7 @@ impl Connection {
             state,
             calls: Arc::clone(&self.calls),
             key,
-            _guard: self.inflight.enter(),
+            _guard: guard,
         };
         match tool.spec.handler {
             Handler::Sync(run) => {

@@ -13,9 +13,14 @@ pub(crate) struct InFlight {
 pub(crate) struct Guard(Arc<InFlight>);
 
 impl InFlight {
-    pub(crate) fn enter(self: &Arc<Self>) -> Guard {
-        *self.count.lock().unwrap_or_else(|e| e.into_inner()) += 1;
-        Guard(Arc::clone(self))
+    /// Counts one more call, unless `limit` calls are already running.
+    pub(crate) fn try_enter(self: &Arc<Self>, limit: usize) -> Option<Guard> {
+        let mut count = self.count.lock().unwrap_or_else(|e| e.into_inner());
+        if *count >= limit {
+            return None;
+        }
+        *count += 1;
+        Some(Guard(Arc::clone(self)))
     }
 
     /// Waits until no call is in flight or `timeout` passes; true when none is left.

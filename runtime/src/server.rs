@@ -59,10 +59,14 @@ pub(crate) struct Limits {
     pub(crate) cache_ttl: Duration,
     pub(crate) profile: SchemaProfile,
     pub(crate) page_size: Option<usize>,
+    pub(crate) max_in_flight: usize,
 }
 
 /// The largest message accepted by default: 8 MiB.
 pub const DEFAULT_MAX_MESSAGE_SIZE: usize = 8 << 20;
+
+/// How many tool calls run at once by default.
+pub const DEFAULT_MAX_IN_FLIGHT: usize = 1024;
 
 impl Server {
     /// A server with the given `serverInfo` name and version and no tools yet.
@@ -85,6 +89,7 @@ impl Server {
                 cache_ttl: Duration::from_secs(3600),
                 profile: SchemaProfile::Portable,
                 page_size: None,
+                max_in_flight: DEFAULT_MAX_IN_FLIGHT,
             },
         }
     }
@@ -174,6 +179,13 @@ impl Server {
     /// error and skipped. Defaults to [`DEFAULT_MAX_MESSAGE_SIZE`].
     pub fn max_message_size(mut self, bytes: usize) -> Server {
         self.limits.max_message_size = bytes;
+        self
+    }
+
+    /// How many tool calls may run at once; a call beyond that is refused at once with an
+    /// error (`-32603`) rather than queued. Defaults to [`DEFAULT_MAX_IN_FLIGHT`].
+    pub fn max_in_flight(mut self, calls: usize) -> Server {
+        self.limits.max_in_flight = calls.max(1);
         self
     }
 
