@@ -113,7 +113,10 @@ fn printing_in_a_tool_does_not_corrupt_the_stream() {
     // (`recv` fails on anything else).
     let answer = server.client.call("export_notes", json!({"path": path}));
     assert_eq!(answer["result"]["structuredContent"]["notes"], 1);
-    assert_eq!(server.client.request("ping", json!({}))["result"], json!({}));
+    assert_eq!(
+        server.client.request("ping", json!({}))["result"],
+        json!({})
+    );
     server.client.close();
     let output = server.child.wait_with_output_after_close();
     assert!(

@@ -272,7 +272,9 @@ fn calls_beyond_the_cap_are_refused_not_queued() {
     let mut server = InProcess::start(all_tools().max_in_flight(2));
     server.client.initialize("2025-11-25");
     for id in 0..3 {
-        server.client.send(&json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+        server
+            .client
+            .send(&json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
             "params": {"name": "wait_for", "arguments": {"millis": 500}}}));
     }
     // The third is refused at once, before the first two finish.
@@ -283,10 +285,15 @@ fn calls_beyond_the_cap_are_refused_not_queued() {
         refused["error"]["message"],
         "Internal error: 2 calls are already running, the most this server runs at once; retry when one has finished"
     );
-    let mut done: Vec<i64> = (0..2).map(|_| server.client.recv()["id"].as_i64().unwrap()).collect();
+    let mut done: Vec<i64> = (0..2)
+        .map(|_| server.client.recv()["id"].as_i64().unwrap())
+        .collect();
     done.sort_unstable();
     assert_eq!(done, [0, 1]);
     // Room again.
-    assert_eq!(text(&server.client.call("wait_for", json!({"millis": 1}))), "waited 1 ms");
+    assert_eq!(
+        text(&server.client.call("wait_for", json!({"millis": 1}))),
+        "waited 1 ms"
+    );
     server.finish().unwrap();
 }

@@ -130,6 +130,11 @@ impl Registry {
         Some(state)
     }
 
+    /// Whether a request with this id is in flight.
+    pub(crate) fn contains(&self, key: &IdKey) -> bool {
+        self.map().contains_key(key)
+    }
+
     pub(crate) fn close(&self, key: &IdKey) {
         self.map().remove(key);
     }

@@ -129,7 +129,12 @@ impl Connection {
         match message {
             Message::Request { id, method, params } => {
                 reply.expect();
-                if let Err(error) = self.request(id, &method, params, reply, batched) {
+                // An id in flight cannot be reused: the client could not tell the answers apart.
+                let result = match self.calls.contains(&IdKey::of(id)) {
+                    true => Err(id_in_use(id)),
+                    false => self.request(id, &method, params, reply, batched),
+                };
+                if let Err(error) = result {
                     reply.send(jsonrpc::error_line(Some(id), &error));
                 }
             }

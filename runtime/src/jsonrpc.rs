@@ -107,6 +107,14 @@ pub enum Message<'a> {
 
 /// Classifies one line (without its newline).
 pub fn classify(line: &[u8]) -> Message<'_> {
+    // MCP messages must be UTF-8 throughout; serde would skip bad bytes in fields it ignores.
+    if std::str::from_utf8(line).is_err() {
+        return invalid(
+            None,
+            PARSE_ERROR,
+            "Parse error: the message is not valid UTF-8",
+        );
+    }
     let first = line.iter().find(|b| !b.is_ascii_whitespace());
     if first == Some(&b'[') {
         return match serde_json::from_slice::<&RawValue>(line) {

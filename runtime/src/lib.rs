@@ -25,8 +25,8 @@ mod schema;
 #[doc(hidden)]
 pub mod select;
 mod serve;
-mod stdout;
 mod server;
+mod stdout;
 mod tool;
 mod transport;
 mod wire;

@@ -180,7 +180,8 @@ impl ChildExt for Child {
         assert!(status.success(), "exit status {status}");
         let mut stderr = String::new();
         if let Some(mut pipe) = self.stderr.take() {
-            pipe.read_to_string(&mut stderr).expect("stderr is readable");
+            pipe.read_to_string(&mut stderr)
+                .expect("stderr is readable");
         }
         stderr
     }
