@@ -127,6 +127,27 @@ fn printing_in_a_tool_does_not_corrupt_the_stream() {
 }
 
 #[test]
+fn stdin_eof_with_calls_in_flight_exits_zero_within_a_second() {
+    let mut server = notes();
+    server.client.call("add_note", json!({"text": "n"}));
+    let path = std::env::temp_dir().join(format!("toolwright-eof-{}.md", std::process::id()));
+    for id in 0..3 {
+        server
+            .client
+            .send(&json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+            "params": {"name": "export_notes", "arguments": {"path": path, "pause_ms": 60_000}}}));
+    }
+    std::thread::sleep(Duration::from_millis(200));
+    let start = std::time::Instant::now();
+    server.client.close();
+    let status = server.child.wait().expect("the server exits");
+    let took = start.elapsed();
+    assert!(status.success(), "{status}");
+    assert!(took < Duration::from_secs(1), "took {took:?}");
+    let _ = std::fs::remove_file(&path);
+}
+
+#[test]
 fn a_cancelled_export_stops_and_sends_nothing() {
     let mut server = notes();
     for i in 0..3 {
