@@ -4,6 +4,7 @@
 
 use std::collections::HashMap;
 use std::future::Future;
+use std::hash::{BuildHasher, Hasher};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::pin::Pin;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -12,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::value::RawValue;
 
-use crate::context::Cancellation;
+use crate::context::{Cancellation, Context};
 use crate::jsonrpc::{self, INVALID_PARAMS, RpcError};
 use crate::log;
 use crate::output::{Content, Repr, ToolOutput};
@@ -97,25 +98,71 @@ impl CallState {
 /// A request id as a map key: `"1"` and `1` are different ids, `"\u0041"` and `"A"` the same.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub(crate) enum IdKey {
+    Number(i64),
     String(String),
     Other(String),
 }
 
 impl IdKey {
     pub(crate) fn of(id: &RawValue) -> IdKey {
-        match serde_json::from_str::<String>(id.get()) {
-            Ok(s) => IdKey::String(s),
-            Err(_) => IdKey::Other(id.get().to_owned()),
+        let raw = id.get();
+        // Most ids are small integers: no allocation. A string needs decoding (escapes).
+        if let Ok(n) = raw.parse::<i64>() {
+            return IdKey::Number(n);
         }
+        if raw.starts_with('"')
+            && let Ok(s) = serde_json::from_str::<String>(raw)
+        {
+            return IdKey::String(s);
+        }
+        IdKey::Other(raw.to_owned())
     }
 }
 
 /// The requests in flight that a client may cancel, by id.
 #[derive(Default)]
-pub(crate) struct Registry(Mutex<HashMap<IdKey, Arc<CallState>>>);
+pub(crate) struct Registry(Mutex<HashMap<IdKey, Arc<CallState>, IdHashing>>);
+
+/// A fast hash for request ids (three lookups a call; SipHash cost more than the rest of the
+/// bookkeeping). Ids are chosen by the client, but the map holds at most `max_in_flight`
+/// entries, so even planned collisions cost a bounded number of comparisons, and the per-process
+/// seed makes them hard to plan.
+#[derive(Clone)]
+pub(crate) struct IdHashing(u64);
+
+impl Default for IdHashing {
+    fn default() -> Self {
+        IdHashing(std::hash::RandomState::new().hash_one(0u8))
+    }
+}
+
+impl BuildHasher for IdHashing {
+    type Hasher = IdHasher;
+
+    fn build_hasher(&self) -> IdHasher {
+        IdHasher(self.0)
+    }
+}
+
+pub(crate) struct IdHasher(u64);
+
+impl Hasher for IdHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            self.0 = (self.0.rotate_left(5) ^ u64::from_le_bytes(word))
+                .wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+        }
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
 
 impl Registry {
-    fn map(&self) -> MutexGuard<'_, HashMap<IdKey, Arc<CallState>>> {
+    fn map(&self) -> MutexGuard<'_, HashMap<IdKey, Arc<CallState>, IdHashing>> {
         self.0.lock().unwrap_or_else(|e| e.into_inner())
     }
 
@@ -155,7 +202,8 @@ pub(crate) struct Call {
     /// The tool's index in the service's table.
     pub(crate) tool: usize,
     pub(crate) version: ProtocolVersion,
-    pub(crate) id: Box<RawValue>,
+    /// The request (its id, for the answer); shared with the tool's `Context`.
+    pub(crate) request: Context,
     pub(crate) reply: Reply,
     pub(crate) state: Arc<CallState>,
     pub(crate) calls: Arc<Registry>,
@@ -207,7 +255,7 @@ impl Call {
                 let message = error.describe(&tool.input_schema);
                 if !self.version.invalid_arguments_are_tool_errors() {
                     let error = RpcError::new(INVALID_PARAMS, message);
-                    return jsonrpc::error_line(Some(&self.id), &error);
+                    return jsonrpc::error_line(Some(self.request.request_id()), &error);
                 }
                 (vec![Content::text(message)], None, true)
             }
@@ -227,23 +275,26 @@ impl Call {
         };
         // Structured content goes out exactly when this revision advertised an output schema,
         // in the shape that schema describes.
-        let structured = structured
-            .filter(|_| !is_error && tool.output_schema(self.version).is_some())
-            .map(|value| match tool.wraps_output(self.version) {
-                true => wrap_value(&value),
-                false => value,
-            });
-        let content: Vec<_> = content
-            .iter()
-            .map(|c| c.for_version(self.version))
-            .collect();
+        let advertised = !is_error && tool.output_schema(self.version).is_some();
+        let wrapped = structured
+            .as_deref()
+            .filter(|_| advertised && tool.wraps_output(self.version))
+            .map(wrap_value);
+        let structured_content = match &wrapped {
+            Some(wrapped) => Some(&**wrapped),
+            None => structured.as_deref().filter(|_| advertised),
+        };
         let result = wire::CallToolResult {
-            content: &content,
-            structured_content: structured.as_deref(),
+            content: wire::ContentOut {
+                text: structured.as_deref().map(RawValue::get),
+                blocks: &content,
+                version: self.version,
+            },
+            structured_content,
             is_error,
             modern: wire::Modern::of(&self.service, self.version),
         };
-        jsonrpc::result_line(&self.id, &result)
+        jsonrpc::result_line(self.request.request_id(), &result)
     }
 }
 

@@ -12,7 +12,8 @@ use serde_json::Value;
 use serde_json::value::RawValue;
 
 use crate::call::CallState;
-use crate::log_notify::Log;
+use crate::dispatch::Outbox;
+use crate::log_notify::{Level, Log};
 use crate::output::ToolOutput;
 use crate::progress::Progress;
 use crate::protocol::{Era, ProtocolVersion};
@@ -106,9 +107,16 @@ pub(crate) struct CallInfo {
     pub(crate) states: Arc<States>,
     pub(crate) call: Arc<CallState>,
     pub(crate) progress: Progress,
-    pub(crate) log: Log,
+    pub(crate) log: LogTarget,
     /// The modern `_meta` keys, parsed on first use.
     pub(crate) modern: OnceLock<Handshake>,
+}
+
+/// Where this call's log messages would go; a [`Log`] is built from it only for tools that log.
+pub(crate) struct LogTarget {
+    pub(crate) threshold: Option<Level>,
+    pub(crate) logger: &'static str,
+    pub(crate) outbox: Outbox,
 }
 
 const CLIENT_INFO: &str = "io.modelcontextprotocol/clientInfo";
@@ -157,7 +165,13 @@ impl Context {
 
     /// Log messages for the client about this request.
     pub fn log(&self) -> Log {
-        self.0.log.clone()
+        let target = &self.0.log;
+        Log::new(
+            target.threshold,
+            target.logger,
+            target.outbox.clone(),
+            &self.0.call,
+        )
     }
 
     /// This request's cancellation signal.

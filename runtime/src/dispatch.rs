@@ -13,13 +13,14 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 
 use crate::call::{Call, IdKey, Registry};
+use crate::context::LogTarget;
 use crate::context::{CallInfo, ClientInfo, Context, Handshake};
 use crate::inflight::InFlight;
 use crate::jsonrpc::{
     self, INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, Message, RpcError,
     UNSUPPORTED_PROTOCOL_VERSION,
 };
-use crate::log_notify::{Level, Log};
+use crate::log_notify::Level;
 use crate::progress::Progress;
 use crate::protocol::{Era, ProtocolVersion};
 use crate::reply::Reply;
@@ -130,7 +131,9 @@ impl Connection {
             Message::Request { id, method, params } => {
                 reply.expect();
                 // An id in flight cannot be reused: the client could not tell the answers apart.
-                let result = match self.calls.contains(&IdKey::of(id)) {
+                // (`tools/call` checks as it registers the call.)
+                let in_use = method != "tools/call" && self.calls.contains(&IdKey::of(id));
+                let result = match in_use {
                     true => Err(id_in_use(id)),
                     false => self.request(id, &method, params, reply, batched),
                 };
@@ -385,7 +388,7 @@ impl Connection {
                 .transpose()?,
             Era::Legacy => Some(*self.log_level.lock().unwrap_or_else(|e| e.into_inner())),
         };
-        let log = Log::new(log_threshold, tool.spec.name, self.outbox.clone(), &state);
+
         let context = Context(Arc::new(CallInfo {
             id: id.to_owned(),
             version,
@@ -394,19 +397,23 @@ impl Connection {
             states: Arc::clone(&self.service.states),
             call: Arc::clone(&state),
             progress,
-            log,
+            log: LogTarget {
+                threshold: log_threshold,
+                logger: tool.spec.name,
+                outbox: self.outbox.clone(),
+            },
             modern: OnceLock::new(),
         }));
         let invocation = Invocation {
             arguments,
-            context,
+            context: context.clone(),
             instance: tool.instance.clone(),
         };
         let call = Call {
             service: Arc::clone(&self.service),
             tool: index,
             version,
-            id: id.to_owned(),
+            request: context,
             reply: reply.clone(),
             state,
             calls: Arc::clone(&self.calls),

@@ -1,11 +1,15 @@
-//! Counting the calls in flight, so that shutdown can wait a little for them to finish.
+//! Counting the calls in flight: the cap on how many run at once, and the wait at shutdown.
 
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
+/// The count is an atomic (two operations a call); the lock and condition variable are used
+/// only by shutdown, to sleep until the count reaches zero.
 #[derive(Default)]
 pub(crate) struct InFlight {
-    count: Mutex<usize>,
+    count: AtomicUsize,
+    lock: Mutex<()>,
     idle: Condvar,
 }
 
@@ -15,26 +19,27 @@ pub(crate) struct Guard(Arc<InFlight>);
 impl InFlight {
     /// Counts one more call, unless `limit` calls are already running.
     pub(crate) fn try_enter(self: &Arc<Self>, limit: usize) -> Option<Guard> {
-        let mut count = self.count.lock().unwrap_or_else(|e| e.into_inner());
-        if *count >= limit {
-            return None;
-        }
-        *count += 1;
+        self.count
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| {
+                (n < limit).then_some(n + 1)
+            })
+            .ok()?;
         Some(Guard(Arc::clone(self)))
     }
 
     /// Waits until no call is in flight or `timeout` passes; true when none is left.
     pub(crate) fn wait_idle(&self, timeout: Duration) -> bool {
         let deadline = Instant::now() + timeout;
-        let mut count = self.count.lock().unwrap_or_else(|e| e.into_inner());
-        while *count > 0 {
+        let mut guard = self.lock.lock().unwrap_or_else(|e| e.into_inner());
+        while self.count.load(Ordering::Acquire) > 0 {
             let left = deadline.saturating_duration_since(Instant::now());
             if left.is_zero() {
                 return false;
             }
-            count = self
+            // Short waits: a call finishing between the check and the wait is seen next round.
+            guard = self
                 .idle
-                .wait_timeout(count, left)
+                .wait_timeout(guard, left.min(Duration::from_millis(10)))
                 .unwrap_or_else(|e| e.into_inner())
                 .0;
         }
@@ -44,9 +49,8 @@ impl InFlight {
 
 impl Drop for Guard {
     fn drop(&mut self) {
-        let mut count = self.0.count.lock().unwrap_or_else(|e| e.into_inner());
-        *count -= 1;
-        if *count == 0 {
+        if self.0.count.fetch_sub(1, Ordering::AcqRel) == 1 {
+            let _lock = self.0.lock.lock().unwrap_or_else(|e| e.into_inner());
             self.0.idle.notify_all();
         }
     }

@@ -108,7 +108,7 @@ pub enum Message<'a> {
 /// Classifies one line (without its newline).
 pub fn classify(line: &[u8]) -> Message<'_> {
     // MCP messages must be UTF-8 throughout; serde would skip bad bytes in fields it ignores.
-    if std::str::from_utf8(line).is_err() {
+    if !line.is_ascii() && std::str::from_utf8(line).is_err() {
         return invalid(
             None,
             PARSE_ERROR,

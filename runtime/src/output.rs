@@ -200,7 +200,8 @@ pub struct ToolOutput {
 
 #[derive(Debug)]
 pub(crate) enum Repr {
-    /// A `CallToolResult`. `structured` is sent only where the tool advertises an output schema.
+    /// A `CallToolResult`. `structured` is sent only where the tool advertises an output schema;
+    /// its JSON is always sent as the first text block.
     Result {
         content: Vec<Content>,
         structured: Option<Box<RawValue>>,
@@ -243,12 +244,13 @@ impl ToolOutput {
     /// A structured result: the JSON of `value` as `structuredContent`, and the same JSON as a
     /// text block for clients that read only text.
     pub fn structured<T: Serialize + ?Sized>(value: &T) -> ToolOutput {
-        match serde_json::to_string(value) {
-            Ok(json) => {
-                let raw = RawValue::from_string(json.clone()).expect("serde_json wrote valid JSON");
+        // `to_raw_value` keeps serde_json's own output without parsing it again.
+        match serde_json::value::to_raw_value(value) {
+            Ok(raw) => {
                 ToolOutput {
                     repr: Repr::Result {
-                        content: vec![Content::text(json)],
+                        // The text block is written from `structured` when the result is sent.
+                        content: Vec::new(),
                         structured: Some(raw),
                         is_error: false,
                     },
@@ -390,7 +392,10 @@ mod tests {
         );
         assert_eq!(parts(().into_tool_output()), (vec![], None, false));
         let (content, structured, _) = parts(Json(vec![1, 2]).into_tool_output());
-        assert_eq!(content, vec![Content::text("[1,2]")]);
+        assert!(
+            content.is_empty(),
+            "the text block is rendered from the value"
+        );
         assert_eq!(structured.as_deref(), Some("[1,2]"));
         assert_eq!(
             parts(Text(4.5).into_tool_output()).0,

@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use serde_json::value::RawValue;
 
+use crate::call::IdHashing;
 use crate::context::{Requirements, States};
 use crate::error::{Error, Result};
 use crate::protocol::ProtocolVersion;
@@ -306,7 +307,7 @@ pub(crate) struct Service {
     pub(crate) limits: Limits,
     /// Sorted by name, which is the order of `tools/list`.
     pub(crate) tools: Vec<ToolDef>,
-    index: HashMap<&'static str, usize>,
+    index: HashMap<&'static str, usize, IdHashing>,
     pub(crate) states: Arc<States>,
     /// The `_meta` of 2026-07-28 results, serialized once.
     pub(crate) server_meta: Box<RawValue>,

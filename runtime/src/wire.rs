@@ -3,9 +3,8 @@
 //! Every field that exists only from some revision on is gated here through the predicates of
 //! [`ProtocolVersion`], so nothing is sent to a client whose schema does not define it.
 
-use std::borrow::Cow;
-
 use serde::Serialize;
+use serde::ser::SerializeSeq;
 use serde_json::Value;
 use serde_json::value::RawValue;
 
@@ -259,15 +258,57 @@ pub(crate) fn page_of(cursor: &str) -> Option<usize> {
     cursor.strip_prefix("tw-page-")?.parse().ok()
 }
 
+/// The content blocks of a result, each as the revision can carry it, after the JSON of the
+/// structured value when there is one (written from it, not copied).
+pub(crate) struct ContentOut<'a> {
+    pub(crate) text: Option<&'a str>,
+    pub(crate) blocks: &'a [Content],
+    pub(crate) version: ProtocolVersion,
+}
+
+impl Serialize for ContentOut<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        #[derive(Serialize)]
+        #[serde(tag = "type", rename = "text")]
+        struct TextBlock<'a> {
+            text: &'a str,
+        }
+        let mut seq = serializer.serialize_seq(Some(self.blocks.len() + 1))?;
+        if let Some(text) = self.text {
+            seq.serialize_element(&TextBlock { text })?;
+        }
+        for block in self.blocks {
+            seq.serialize_element(&block.for_version(self.version))?;
+        }
+        seq.end()
+    }
+}
+
 /// A `tools/call` result.
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
 pub(crate) struct CallToolResult<'a> {
-    pub(crate) content: &'a [Cow<'a, Content>],
-    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) content: ContentOut<'a>,
     pub(crate) structured_content: Option<&'a RawValue>,
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub(crate) is_error: bool,
-    #[serde(flatten, skip_serializing_if = "Option::is_none")]
     pub(crate) modern: Option<Modern<'a>>,
+}
+
+// Written by hand: it is on every call's path, and `#[serde(flatten)]` would route it through
+// serde's slower generic map machinery.
+impl Serialize for CallToolResult<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = serializer.serialize_map(None)?;
+        map.serialize_entry("content", &self.content)?;
+        if let Some(structured) = self.structured_content {
+            map.serialize_entry("structuredContent", structured)?;
+        }
+        if self.is_error {
+            map.serialize_entry("isError", &true)?;
+        }
+        if let Some(modern) = &self.modern {
+            map.serialize_entry("resultType", modern.result_type)?;
+            map.serialize_entry("_meta", modern.meta)?;
+        }
+        map.end()
+    }
 }
