@@ -1,0 +1,76 @@
+"""Runs the comparison: instructions per request under callgrind (repeatable on a noisy
+machine) and the load driver's rates, for each server, printed as one table with ratios to the
+hand-written loop. Run through run.sh."""
+
+import json
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+RELEASE = HERE / "target" / "release"
+INITIALIZE = '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"bench","version":"0"}}}'
+REQUESTS = {
+    "echo": lambda i: '{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hello"}}}' % i,
+    "add": lambda i: '{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"add","arguments":{"a":%d,"b":2}}}' % (i, i),
+    "items": lambda i: '{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"items","arguments":{}}}' % i,
+    "list": lambda i: '{"jsonrpc":"2.0","id":%d,"method":"tools/list"}' % i,
+}
+SERVERS = {
+    "loop": [str(RELEASE / "loop_server")],
+    "toolwright": [str(RELEASE / "toolwright_server")],
+}
+N = 1000
+
+
+def instructions(command: list[str], kind: str, n: int) -> int:
+    lines = [INITIALIZE] + [REQUESTS[kind](i) for i in range(1, n + 1)]
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "callgrind.out"
+        done = subprocess.run(
+            ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", *command],
+            input="\n".join(lines) + "\n", capture_output=True, text=True, timeout=600,
+        )
+        for line in done.stderr.splitlines():
+            if "Collected :" in line:
+                return int(line.split(":")[-1].strip())
+    raise RuntimeError(f"no callgrind total for {command}: {done.stderr[-500:]}")
+
+
+def per_request(command: list[str], kind: str) -> float:
+    return (instructions(command, kind, N + 1) - instructions(command, kind, 1)) / N
+
+
+def main() -> int:
+    rows = {}
+    for name, command in SERVERS.items():
+        row = {kind: per_request(command, kind) for kind in REQUESTS}
+        row["echo, 200 tools"] = per_request(command + ["--many"], "echo")
+        row["list, 200 tools"] = per_request(command + ["--many"], "list")
+        driven = subprocess.run([str(RELEASE / "driver"), "--calls", "20000", "--", *command],
+                                capture_output=True, text=True, timeout=600)
+        row["driver"] = json.loads(driven.stdout)
+        rows[name] = row
+    columns = ["echo", "add", "items", "list", "echo, 200 tools", "list, 200 tools"]
+    print("instructions per request (callgrind, %d requests minus start-up)" % N)
+    print("| server | " + " | ".join(columns) + " |")
+    print("|---|" + "---:|" * len(columns))
+    for name, row in rows.items():
+        cells = []
+        for column in columns:
+            ratio = row[column] / rows["loop"][column]
+            cells.append(f"{row[column] / 1000:.1f} k" + ("" if name == "loop" else f" ({ratio:.2f}x)"))
+        print(f"| {name} | " + " | ".join(cells) + " |")
+    print()
+    metrics = ["sequential_calls_per_s", "p50_us", "p99_us", "pipelined_calls_per_s", "lists_per_s", "startup_ms", "peak_rss_kib", "cpu_us_per_call"]
+    print("load driver (`add`, 20 000 calls sequential, 20 000 pipelined with a window of 64)")
+    print("| server | " + " | ".join(metrics) + " |")
+    print("|---|" + "---:|" * len(metrics))
+    for name, row in rows.items():
+        print(f"| {name} | " + " | ".join(f"{row['driver'][m]:.1f}" for m in metrics) + " |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
