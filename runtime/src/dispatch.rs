@@ -246,7 +246,7 @@ impl Connection {
             .service
             .tool_page(version, params.cursor.as_deref())
             .ok_or_else(|| invalid_params("unknown `cursor`; start again without one"))?;
-        reply.send(jsonrpc::result_line(id, page));
+        reply.send(jsonrpc::result_line_sized(id, page, page.get().len()));
         Ok(())
     }
 

@@ -224,7 +224,13 @@ pub fn notification_line<T: Serialize + ?Sized>(method: &str, params: &T) -> Vec
 
 /// One response line (newline included) carrying `result`.
 pub fn result_line<T: Serialize + ?Sized>(id: &RawValue, result: &T) -> Vec<u8> {
-    let mut out = Vec::with_capacity(128);
+    result_line_sized(id, result, 128)
+}
+
+/// [`result_line`] for a result of about `size` bytes: the line is allocated once, not grown
+/// by doubling (a cached tool list is tens of kilobytes).
+pub fn result_line_sized<T: Serialize + ?Sized>(id: &RawValue, result: &T, size: usize) -> Vec<u8> {
+    let mut out = Vec::with_capacity(size + id.get().len() + 40);
     let msg = ResultOut {
         jsonrpc: "2.0",
         id,

@@ -62,10 +62,12 @@ pub(crate) fn read_line(
 }
 
 /// Writes every queued line to `output`, flushing whenever the queue runs dry: many answers
-/// that finish together leave in one write, and none waits behind an idle buffer.
+/// that finish together leave in one write, and none waits behind an idle buffer. The buffer is
+/// small on purpose: a line at least its size (a tool list, a large result) is written straight
+/// from its own memory instead of being copied through it.
 /// Returns when every sender is gone, or when the output fails (the client went away).
 pub(crate) fn write_lines(queue: Receiver<Vec<u8>>, output: impl Write) {
-    let mut output = io::BufWriter::with_capacity(64 * 1024, output);
+    let mut output = io::BufWriter::with_capacity(8 * 1024, output);
     while let Ok(line) = queue.recv() {
         if output.write_all(&line).is_err() {
             return;
