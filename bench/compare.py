@@ -20,7 +20,9 @@ REQUESTS = {
 SERVERS = {
     "loop": [str(RELEASE / "loop_server")],
     "toolwright": [str(RELEASE / "toolwright_server")],
+    "rmcp 3.11": [str(RELEASE / "rmcp_server")],
 }
+INITIALIZED = '{"jsonrpc":"2.0","method":"notifications/initialized"}'
 N = 1000
 
 
@@ -37,7 +39,7 @@ def instructions(command: list[str], kind: str, n: int) -> int:
 
 
 def instructions_once(command: list[str], kind: str, n: int) -> int:
-    lines = [INITIALIZE] + [REQUESTS[kind](i) for i in range(1, n + 1)]
+    lines = [INITIALIZE, INITIALIZED] + [REQUESTS[kind](i) for i in range(1, n + 1)]
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "callgrind.out"
         done = subprocess.run(
