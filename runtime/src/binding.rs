@@ -67,13 +67,20 @@ impl Arguments {
 }
 
 fn invalid(e: &serde_path_to_error::Error<serde_json::Error>) -> ToolOutput {
-    let inner = e.inner().to_string();
-    // serde_json appends a position in the arguments text, which means nothing to a model.
-    let message = inner.rfind(" at line ").map_or(&*inner, |at| &inner[..at]);
     ToolOutput::invalid_arguments(BindError {
         path: e.path().to_string(),
-        message: message.to_owned(),
+        message: without_position(e.inner()),
     })
+}
+
+/// serde_json's message without the position it appends: a line and column in the client's
+/// JSON mean nothing to the model reading the error.
+pub(crate) fn without_position(e: &serde_json::Error) -> String {
+    let text = e.to_string();
+    match text.rfind(" at line ") {
+        Some(at) => text[..at].to_owned(),
+        None => text,
+    }
 }
 
 impl BindError {

@@ -12,6 +12,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
+use crate::binding::without_position;
 use crate::call::{Call, IdKey, Registry};
 use crate::context::LogTarget;
 use crate::context::{CallInfo, ClientInfo, Context, Handshake};
@@ -437,10 +438,7 @@ fn parse<'a, T: Deserialize<'a> + Default>(params: Option<&'a RawValue>) -> Resu
     let Some(params) = params else {
         return Ok(T::default());
     };
-    serde_json::from_str(params.get()).map_err(|e| {
-        let text = e.to_string();
-        invalid_params(text.rfind(" at line ").map_or(&*text, |at| &text[..at]))
-    })
+    serde_json::from_str(params.get()).map_err(|e| invalid_params(&without_position(&e)))
 }
 
 fn log_level(name: Option<&str>) -> Result<Level, RpcError> {

@@ -36,10 +36,11 @@ impl InFlight {
             if left.is_zero() {
                 return false;
             }
-            // Short waits: a call finishing between the check and the wait is seen next round.
+            // A guard that drops the count to zero takes the lock before notifying, so the
+            // wake-up cannot fall between the check above and this wait.
             guard = self
                 .idle
-                .wait_timeout(guard, left.min(Duration::from_millis(10)))
+                .wait_timeout(guard, left)
                 .unwrap_or_else(|e| e.into_inner())
                 .0;
         }
