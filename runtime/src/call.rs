@@ -14,14 +14,12 @@ use std::time::{Duration, Instant};
 use serde_json::value::RawValue;
 
 use crate::context::{Cancellation, Context};
-use crate::jsonrpc::{self, INVALID_PARAMS, RpcError};
-use crate::log;
-use crate::output::{Content, Repr, ToolOutput};
+use crate::output::ToolOutput;
 use crate::protocol::ProtocolVersion;
+use crate::render;
 use crate::reply::Reply;
 use crate::server::Service;
 use crate::tool::{BoxFuture, Invocation};
-use crate::wire;
 
 /// After a progress notification, the response waits this long, so that clients that drop
 /// progress handlers as soon as the response is read (the TypeScript SDK does) still see the
@@ -244,64 +242,14 @@ impl Call {
     }
 
     fn render(&self, output: ToolOutput) -> Vec<u8> {
-        let tool = &self.service.tools[self.tool];
-        let (content, structured, is_error) = match output.repr {
-            Repr::Result {
-                content,
-                structured,
-                is_error,
-            } => (content, structured, is_error),
-            Repr::InvalidArguments(error) => {
-                let message = error.describe(&tool.input_schema);
-                if !self.version.invalid_arguments_are_tool_errors() {
-                    let error = RpcError::new(INVALID_PARAMS, message);
-                    return jsonrpc::error_line(Some(self.request.request_id()), &error);
-                }
-                (vec![Content::text(message)], None, true)
-            }
-            Repr::Internal(detail) => {
-                let reference = log::next_reference();
-                log::error(format_args!(
-                    "tool `{}` failed (ref {reference}): {detail}",
-                    tool.spec.name
-                ));
-                let message = if self.service.limits.expose_internal_errors {
-                    format!("internal error (ref {reference}): {detail}")
-                } else {
-                    format!("internal error (ref {reference})")
-                };
-                (vec![Content::text(message)], None, true)
-            }
-        };
-        // Structured content goes out exactly when this revision advertised an output schema,
-        // in the shape that schema describes.
-        let advertised = !is_error && tool.output_schema(self.version).is_some();
-        let wrapped = structured
-            .as_deref()
-            .filter(|_| advertised && tool.wraps_output(self.version))
-            .map(wrap_value);
-        let structured_content = match &wrapped {
-            Some(wrapped) => Some(&**wrapped),
-            None => structured.as_deref().filter(|_| advertised),
-        };
-        let result = wire::CallToolResult {
-            content: wire::ContentOut {
-                text: structured.as_deref().map(RawValue::get),
-                blocks: &content,
-                version: self.version,
-            },
-            structured_content,
-            is_error,
-            modern: wire::Modern::of(&self.service, self.version),
-        };
-        jsonrpc::result_line(self.request.request_id(), &result)
+        render::call_result(
+            &self.service,
+            self.tool,
+            self.version,
+            self.request.request_id(),
+            output,
+        )
     }
-}
-
-/// `{"result": value}`, for revisions whose structured content must be an object.
-fn wrap_value(value: &RawValue) -> Box<RawValue> {
-    RawValue::from_string(format!("{{\"result\":{}}}", value.get()))
-        .expect("valid JSON in, valid out")
 }
 
 fn panicked(payload: &(dyn std::any::Any + Send)) -> ToolOutput {

@@ -20,6 +20,7 @@ mod log_notify;
 mod output;
 mod progress;
 pub mod protocol;
+mod render;
 mod reply;
 mod schema;
 #[doc(hidden)]

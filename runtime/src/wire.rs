@@ -284,10 +284,32 @@ impl Serialize for ContentOut<'_> {
     }
 }
 
+/// A tool's structured value, as the revision's output schema describes it.
+pub(crate) enum Structured<'a> {
+    AsIs(&'a RawValue),
+    /// `{"result": value}`, for revisions whose structured content must be an object. Written
+    /// around the value rather than built as a new document, which would be parsed again.
+    Wrapped(&'a RawValue),
+}
+
+impl Serialize for Structured<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        match self {
+            Structured::AsIs(value) => value.serialize(serializer),
+            Structured::Wrapped(value) => {
+                let mut map = serializer.serialize_map(Some(1))?;
+                map.serialize_entry("result", value)?;
+                map.end()
+            }
+        }
+    }
+}
+
 /// A `tools/call` result.
 pub(crate) struct CallToolResult<'a> {
     pub(crate) content: ContentOut<'a>,
-    pub(crate) structured_content: Option<&'a RawValue>,
+    pub(crate) structured_content: Option<Structured<'a>>,
     pub(crate) is_error: bool,
     pub(crate) modern: Option<Modern<'a>>,
 }
@@ -299,7 +321,7 @@ impl Serialize for CallToolResult<'_> {
         use serde::ser::SerializeMap;
         let mut map = serializer.serialize_map(None)?;
         map.serialize_entry("content", &self.content)?;
-        if let Some(structured) = self.structured_content {
+        if let Some(structured) = &self.structured_content {
             map.serialize_entry("structuredContent", structured)?;
         }
         if self.is_error {
