@@ -36,8 +36,7 @@ impl Arguments {
     /// Deserializes the arguments into `T`, which rejects unknown fields itself (the struct
     /// `#[mcp_tool]` generates does).
     pub fn bind<T: DeserializeOwned>(&self) -> Result<T, ToolOutput> {
-        let mut de = serde_json::Deserializer::from_str(self.json());
-        serde_path_to_error::deserialize(&mut de).map_err(|e| invalid(&e))
+        serde_json::from_str(self.json()).map_err(|e| self.locate::<T>(&e))
     }
 
     /// Deserializes the arguments into `T` (an [`Args<T>`] struct) and rejects any field `T`
@@ -46,11 +45,8 @@ impl Arguments {
         let mut ignored = Vec::new();
         let mut record = |path: serde_ignored::Path<'_>| ignored.push(path.to_string());
         let mut de = serde_json::Deserializer::from_str(self.json());
-        let value = serde_path_to_error::deserialize(serde_ignored::Deserializer::new(
-            &mut de,
-            &mut record,
-        ))
-        .map_err(|e| invalid(&e))?;
+        let value =
+            serde_ignored::deserialize(&mut de, &mut record).map_err(|e| self.locate::<T>(&e))?;
         match ignored.first() {
             None => Ok(value),
             Some(path) => {
@@ -62,6 +58,22 @@ impl Arguments {
                     message: format!("unknown field `{field}`"),
                 }))
             }
+        }
+    }
+
+    /// The error of arguments that did not bind, with where it is. Binding tracks no path
+    /// (tracking made it about four times slower, see `benches/hot_path.rs`), so the failed
+    /// binding is repeated once with tracking; deserializing is deterministic, so it fails at
+    /// the same place.
+    #[cold]
+    fn locate<T: DeserializeOwned>(&self, first: &serde_json::Error) -> ToolOutput {
+        let mut de = serde_json::Deserializer::from_str(self.json());
+        match serde_path_to_error::deserialize::<_, T>(&mut de) {
+            Err(e) => invalid(&e),
+            Ok(_) => ToolOutput::invalid_arguments(BindError {
+                path: ".".to_owned(),
+                message: without_position(first),
+            }),
         }
     }
 }
