@@ -7,6 +7,9 @@
 
 #![warn(missing_docs)]
 
+#[cfg(feature = "bench")]
+#[doc(hidden)]
+pub mod bench;
 mod binding;
 mod call;
 mod cli;

@@ -18,10 +18,7 @@ pub(crate) fn serve(
     mut input: impl BufRead,
     output: impl Write + Send + 'static,
 ) -> Result<()> {
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .thread_name("toolwright-worker")
-        .build()?;
+    let runtime = runtime()?;
     let (outbox, queue) = mpsc::channel::<Vec<u8>>();
     let (flushed, writer_done) = mpsc::channel::<()>();
     std::thread::Builder::new()
@@ -55,4 +52,12 @@ pub(crate) fn serve(
         Some(e) => Err(e.into()),
         None => Ok(()),
     }
+}
+
+/// The runtime tools run on.
+pub(crate) fn runtime() -> std::io::Result<tokio::runtime::Runtime> {
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .thread_name("toolwright-worker")
+        .build()
 }
