@@ -218,6 +218,42 @@ fn a_blocking_tool_stalls_nothing_else() {
 }
 
 #[test]
+fn blocking_calls_overlap() {
+    let mut server = InProcess::start(all_tools());
+    server.client.initialize("2025-11-25");
+    let start = Instant::now();
+    for id in 0..20 {
+        server
+            .client
+            .send(&json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+            "params": {"name": "block_for", "arguments": {"millis": 400}}}));
+    }
+    // Sync calls share a few threads while they are quick; these are not, so each gets its own
+    // and a quick call behind them is not held up.
+    assert_eq!(
+        text(&server.client.call("block_for", json!({"millis": 0}))),
+        "blocked 0 ms"
+    );
+    assert!(
+        start.elapsed() < Duration::from_millis(400),
+        "a quick call waited {:?} behind slow ones",
+        start.elapsed()
+    );
+    let mut ids: Vec<i64> = (0..20)
+        .map(|_| server.client.recv()["id"].as_i64().unwrap())
+        .collect();
+    ids.sort_unstable();
+    assert_eq!(ids, (0..20).collect::<Vec<_>>());
+    // On one thread per core, twenty calls would take 4 s on two cores.
+    assert!(
+        start.elapsed() < Duration::from_secs(2),
+        "took {:?}",
+        start.elapsed()
+    );
+    server.finish().unwrap();
+}
+
+#[test]
 fn async_calls_overlap() {
     let mut server = InProcess::start(all_tools());
     server.client.initialize("2025-11-25");

@@ -26,6 +26,7 @@ use crate::progress::Progress;
 use crate::protocol::{Era, ProtocolVersion};
 use crate::reply::Reply;
 use crate::server::Service;
+use crate::sync_pool::SyncPool;
 use crate::tool::{Handler, Invocation};
 use crate::{Arguments, wire};
 
@@ -42,6 +43,7 @@ pub(crate) struct Connection {
     log_level: Mutex<Level>,
     outbox: Outbox,
     runtime: tokio::runtime::Handle,
+    sync_pool: Arc<SyncPool>,
     pub(crate) inflight: Arc<InFlight>,
     calls: Arc<Registry>,
 }
@@ -100,6 +102,7 @@ impl Connection {
             handshake: Arc::new(OnceLock::new()),
             log_level: Mutex::new(Level::Info),
             outbox,
+            sync_pool: SyncPool::new(runtime.clone()),
             runtime,
             inflight: Arc::new(InFlight::default()),
             calls: Arc::new(Registry::default()),
@@ -423,8 +426,7 @@ impl Connection {
         };
         match tool.spec.handler {
             Handler::Sync(run) => {
-                self.runtime
-                    .spawn_blocking(move || call.run_sync(run, invocation));
+                self.sync_pool.run(move || call.run_sync(run, invocation));
             }
             Handler::Async(run) => {
                 self.runtime.spawn(call.run_async(run, invocation));

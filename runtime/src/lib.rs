@@ -31,6 +31,7 @@ pub mod select;
 mod serve;
 mod server;
 mod stdout;
+mod sync_pool;
 mod tool;
 mod transport;
 mod wire;

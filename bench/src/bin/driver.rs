@@ -1,6 +1,6 @@
 //! A load driver for any MCP stdio server: spawns it, does the handshake, and measures
 //! start-up, sequential calls (rate, p50, p99), pipelined calls (rate, with a window),
-//! `tools/list` rate, peak resident memory, and the server's CPU time per call.
+//! `tools/list` rate, peak resident memory, thread count, and the server's CPU time per call.
 //!
 //! usage: driver [--calls N] [--window W] [--tool add|echo|items] -- SERVER_CMD [ARGS...]
 //! Prints one JSON object.
@@ -87,7 +87,8 @@ fn main() {
         recv();
     }
     let listing = listing.elapsed();
-    let peak_rss_kib = peak_rss(pid);
+    let peak_rss_kib = status_field(pid, "VmHWM:");
+    let threads = status_field(pid, "Threads:");
     drop(send);
     drop(input); // EOF: the server exits
     let _ = child.wait();
@@ -106,6 +107,7 @@ fn main() {
         "window": window,
         "lists_per_s": lists as f64 / listing.as_secs_f64(),
         "peak_rss_kib": peak_rss_kib,
+        "threads": threads,
         "cpu_us_per_call": (cpu_after - cpu_before) as f64 / ticks_per_second * 1e6 / (2 * calls) as f64,
     });
     println!("{result}");
@@ -121,12 +123,13 @@ fn cpu_ticks(pid: u32) -> u64 {
     field(11) + field(12) // utime, stime (fields 14 and 15 of the whole line)
 }
 
-/// The server's peak resident set size, in KiB.
-fn peak_rss(pid: u32) -> u64 {
+/// A number from the server's /proc status: `VmHWM:` is the peak resident set size in KiB,
+/// `Threads:` the number of threads now (idle pool threads linger, so it is near the peak).
+fn status_field(pid: u32, name: &str) -> u64 {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
     status
         .lines()
-        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .find_map(|l| l.strip_prefix(name))
         .and_then(|v| v.trim().trim_end_matches(" kB").parse().ok())
         .unwrap_or(0)
 }
