@@ -77,7 +77,7 @@ def main() -> int:
             cells.append(f"{row[column] / 1000:.1f} k" + ("" if name == "loop" else f" ({ratio:.2f}x)"))
         print(f"| {name} | " + " | ".join(cells) + " |")
     print()
-    metrics = ["sequential_calls_per_s", "p50_us", "p99_us", "pipelined_calls_per_s", "lists_per_s", "startup_ms", "peak_rss_kib", "cpu_us_per_call"]
+    metrics = ["sequential_calls_per_s", "p50_us", "p99_us", "pipelined_calls_per_s", "lists_per_s", "startup_ms", "peak_rss_kib", "threads", "cpu_us_per_call"]
     print("load driver (`add`, 20 000 calls sequential, 20 000 pipelined with a window of 64)")
     print("| server | " + " | ".join(metrics) + " |")
     print("|---|" + "---:|" * len(metrics))
