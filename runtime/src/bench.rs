@@ -10,7 +10,6 @@ use crate::error::Result;
 use crate::output::ToolOutput;
 use crate::protocol::ProtocolVersion;
 use crate::render;
-use crate::serve;
 use crate::server::{Server, Service};
 
 /// One connection to a built server, its answers kept in memory.
@@ -19,23 +18,19 @@ pub struct Harness {
     connection: Connection,
     answers: mpsc::Receiver<Vec<u8>>,
     id: Box<RawValue>,
-    // Dropped last: the connection's calls run on it.
-    _runtime: tokio::runtime::Runtime,
 }
 
 impl Harness {
     /// Builds `server` (schemas included) and opens a connection to it.
     pub fn new(server: Server) -> Result<Harness> {
         let service = Arc::new(server.build()?);
-        let runtime = serve::runtime()?;
         let (outbox, answers) = mpsc::channel();
-        let connection = Connection::new(service.clone(), outbox, runtime.handle().clone());
+        let connection = Connection::new(service.clone(), outbox);
         Ok(Harness {
             service,
             connection,
             answers,
             id: RawValue::from_string("1".into()).expect("a JSON number"),
-            _runtime: runtime,
         })
     }
 

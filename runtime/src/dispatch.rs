@@ -26,8 +26,8 @@ use crate::progress::Progress;
 use crate::protocol::{Era, ProtocolVersion};
 use crate::reply::Reply;
 use crate::server::Service;
-use crate::sync_pool::SyncPool;
 use crate::tool::{Handler, Invocation};
+use crate::workers::Workers;
 use crate::{Arguments, wire};
 
 /// Where finished lines go: the writer's queue.
@@ -42,8 +42,7 @@ pub(crate) struct Connection {
     /// The least severe log message the handshake session wants (`logging/setLevel`).
     log_level: Mutex<Level>,
     outbox: Outbox,
-    runtime: tokio::runtime::Handle,
-    sync_pool: Arc<SyncPool>,
+    workers: Workers,
     pub(crate) inflight: Arc<InFlight>,
     calls: Arc<Registry>,
 }
@@ -91,19 +90,14 @@ struct CancelParams<'a> {
 }
 
 impl Connection {
-    pub(crate) fn new(
-        service: Arc<Service>,
-        outbox: Outbox,
-        runtime: tokio::runtime::Handle,
-    ) -> Connection {
+    pub(crate) fn new(service: Arc<Service>, outbox: Outbox) -> Connection {
         Connection {
             service,
             version: OnceLock::new(),
             handshake: Arc::new(OnceLock::new()),
             log_level: Mutex::new(Level::Info),
             outbox,
-            sync_pool: SyncPool::new(runtime.clone()),
-            runtime,
+            workers: Workers::default(),
             inflight: Arc::new(InFlight::default()),
             calls: Arc::new(Registry::default()),
         }
@@ -369,6 +363,12 @@ impl Connection {
             }
             a => Arguments::new(a.map(RawValue::to_owned)),
         };
+        let workers = self.workers.get().map_err(|e| {
+            RpcError::new(
+                INTERNAL_ERROR,
+                format!("Internal error: cannot start the threads tools run on: {e}"),
+            )
+        })?;
         let limit = self.service.limits.max_in_flight;
         let guard = self.inflight.try_enter(limit).ok_or_else(|| {
             RpcError::new(
@@ -426,10 +426,12 @@ impl Connection {
         };
         match tool.spec.handler {
             Handler::Sync(run) => {
-                self.sync_pool.run(move || call.run_sync(run, invocation));
+                workers
+                    .sync_pool
+                    .run(move || call.run_sync(run, invocation));
             }
             Handler::Async(run) => {
-                self.runtime.spawn(call.run_async(run, invocation));
+                workers.runtime().spawn(call.run_async(run, invocation));
             }
         }
         Ok(())

@@ -35,6 +35,7 @@ mod sync_pool;
 mod tool;
 mod transport;
 mod wire;
+mod workers;
 
 pub use binding::{Args, Arguments};
 pub use context::{Cancellation, ClientInfo, Context, Inject, Requirements, State};

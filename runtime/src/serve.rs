@@ -1,4 +1,5 @@
-//! The serving loop: the calling thread reads, one thread writes, tools run on a tokio runtime.
+//! The serving loop: the calling thread reads, one thread writes, tools run on the connection's
+//! workers.
 
 use std::io::{BufRead, Write};
 use std::sync::Arc;
@@ -18,7 +19,6 @@ pub(crate) fn serve(
     mut input: impl BufRead,
     output: impl Write + Send + 'static,
 ) -> Result<()> {
-    let runtime = runtime()?;
     let (outbox, queue) = mpsc::channel::<Vec<u8>>();
     let (flushed, writer_done) = mpsc::channel::<()>();
     std::thread::Builder::new()
@@ -30,7 +30,7 @@ pub(crate) fn serve(
 
     let limit = service.limits.max_message_size;
     let grace = service.limits.shutdown_grace;
-    let connection = Connection::new(service, outbox, runtime.handle().clone());
+    let connection = Connection::new(service, outbox);
     let mut buf = Vec::with_capacity(4096);
     let read_error = loop {
         match transport::read_line(&mut input, &mut buf, limit) {
@@ -44,7 +44,6 @@ pub(crate) fn serve(
 
     // The input is closed: give running calls a moment to answer, then abandon the rest.
     connection.inflight.wait_idle(grace);
-    runtime.shutdown_background();
     drop(connection);
     // Abandoned blocking calls may still hold a sender, so wait for the flush, not the senders.
     let _ = writer_done.recv_timeout(FLUSH_GRACE);
@@ -52,12 +51,4 @@ pub(crate) fn serve(
         Some(e) => Err(e.into()),
         None => Ok(()),
     }
-}
-
-/// The runtime tools run on.
-pub(crate) fn runtime() -> std::io::Result<tokio::runtime::Runtime> {
-    tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .thread_name("toolwright-worker")
-        .build()
 }
