@@ -96,6 +96,20 @@ def per_request(command: list[str], kind: str) -> float:
     )
 
 
+def print_table(title: str, rows: dict, columns: list[str], baseline: str, cell) -> None:
+    """A markdown table with a row per entry of `rows`: each value as `cell` writes it, with its
+    ratio to the same column of the `baseline` row."""
+    print(title)
+    print("| | " + " | ".join(columns) + " |")
+    print("|---|" + "---:|" * len(columns))
+    for name, row in rows.items():
+        cells = []
+        for column in columns:
+            ratio = row[column] / rows[baseline][column]
+            cells.append(cell(row[column]) + ("" if name == baseline else f" ({ratio:.2f}x)"))
+        print(f"| {name} | " + " | ".join(cells) + " |")
+
+
 def main() -> int:
     rows = {}
     for name, command in SERVERS.items():
@@ -106,16 +120,12 @@ def main() -> int:
                                 capture_output=True, text=True, timeout=600)
         row["driver"] = json.loads(driven.stdout)
         rows[name] = row
-    columns = ["echo", "add", "items", "list", "echo, 200 tools", "list, 200 tools"]
-    print("instructions per request (callgrind, %d requests with %d in flight, minus start-up; median of %d)" % (N, WINDOW, REPEATS))
-    print("| server | " + " | ".join(columns) + " |")
-    print("|---|" + "---:|" * len(columns))
-    for name, row in rows.items():
-        cells = []
-        for column in columns:
-            ratio = row[column] / rows["loop"][column]
-            cells.append(f"{row[column] / 1000:.1f} k" + ("" if name == "loop" else f" ({ratio:.2f}x)"))
-        print(f"| {name} | " + " | ".join(cells) + " |")
+    print_table(
+        "instructions per request (callgrind, %d requests with %d in flight, minus start-up; median of %d)"
+        % (N, WINDOW, REPEATS),
+        rows, ["echo", "add", "items", "list", "echo, 200 tools", "list, 200 tools"], "loop",
+        lambda value: f"{value / 1000:.1f} k",
+    )
     print()
     metrics = ["sequential_calls_per_s", "p50_us", "p99_us", "pipelined_calls_per_s", "lists_per_s", "startup_ms", "peak_rss_kib", "threads", "cpu_us_per_call"]
     print("load driver (`add`, 20 000 calls sequential, 20 000 pipelined with a window of 64)")

@@ -15,6 +15,8 @@ import sys
 import time
 from pathlib import Path
 
+from compare import print_table
+
 HERE = Path(__file__).resolve().parent
 ROOT = HERE / "target" / "compile"
 TOOLS = 200
@@ -147,16 +149,10 @@ def main() -> int:
             build(crate, True)
             row["release, touch"] = statistics.median(touched(crate, True) for _ in range(args.runs))
         rows[name] = row
-    columns = list(next(iter(rows.values())))
-    print(f"compile time of a crate with {TOOLS} tools, dependencies built (median of {args.runs})")
-    print("| crate | " + " | ".join(columns) + " |")
-    print("|---|" + "---:|" * len(columns))
-    for name, row in rows.items():
-        cells = []
-        for column in columns:
-            ratio = row[column] / rows["rmcp 3.11"][column]
-            cells.append(f"{row[column]:.2f} s" + ("" if name == "rmcp 3.11" else f" ({ratio:.2f}x)"))
-        print(f"| {name} | " + " | ".join(cells) + " |")
+    print_table(
+        f"compile time of a crate with {TOOLS} tools, dependencies built (median of {args.runs})",
+        rows, list(next(iter(rows.values()))), "rmcp 3.11", lambda seconds: f"{seconds:.2f} s",
+    )
     return 0
 
 

@@ -217,17 +217,29 @@ fn a_blocking_tool_stalls_nothing_else() {
     server.finish().unwrap();
 }
 
+/// Sends `count` calls of `tool` taking 400 ms each, with ids 0 to `count - 1`.
+fn start_calls(client: &mut common::Client, tool: &str, count: i64) {
+    for id in 0..count {
+        client.send(&json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+            "params": {"name": tool, "arguments": {"millis": 400}}}));
+    }
+}
+
+/// Waits for the answers to the calls `start_calls` sent, in any order.
+fn expect_answers(client: &mut common::Client, count: i64) {
+    let mut ids: Vec<i64> = (0..count)
+        .map(|_| client.recv()["id"].as_i64().unwrap())
+        .collect();
+    ids.sort_unstable();
+    assert_eq!(ids, (0..count).collect::<Vec<_>>());
+}
+
 #[test]
 fn blocking_calls_overlap() {
     let mut server = InProcess::start(all_tools());
     server.client.initialize("2025-11-25");
     let start = Instant::now();
-    for id in 0..20 {
-        server
-            .client
-            .send(&json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
-            "params": {"name": "block_for", "arguments": {"millis": 400}}}));
-    }
+    start_calls(&mut server.client, "block_for", 20);
     // Sync calls share a few threads while they are quick; these are not, so each gets its own
     // and a quick call behind them is not held up.
     assert_eq!(
@@ -239,11 +251,7 @@ fn blocking_calls_overlap() {
         "a quick call waited {:?} behind slow ones",
         start.elapsed()
     );
-    let mut ids: Vec<i64> = (0..20)
-        .map(|_| server.client.recv()["id"].as_i64().unwrap())
-        .collect();
-    ids.sort_unstable();
-    assert_eq!(ids, (0..20).collect::<Vec<_>>());
+    expect_answers(&mut server.client, 20);
     // On one thread per core, twenty calls would take 4 s on two cores.
     assert!(
         start.elapsed() < Duration::from_secs(2),
@@ -258,17 +266,8 @@ fn async_calls_overlap() {
     let mut server = InProcess::start(all_tools());
     server.client.initialize("2025-11-25");
     let start = Instant::now();
-    for id in 0..20 {
-        server
-            .client
-            .send(&json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
-            "params": {"name": "wait_for", "arguments": {"millis": 400}}}));
-    }
-    let mut ids: Vec<i64> = (0..20)
-        .map(|_| server.client.recv()["id"].as_i64().unwrap())
-        .collect();
-    ids.sort_unstable();
-    assert_eq!(ids, (0..20).collect::<Vec<_>>());
+    start_calls(&mut server.client, "wait_for", 20);
+    expect_answers(&mut server.client, 20);
     // Run one after another, twenty calls would take 8 s.
     assert!(
         start.elapsed() < Duration::from_secs(4),

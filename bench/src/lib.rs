@@ -27,9 +27,15 @@ pub fn items() -> Vec<Item> {
 /// The request lines the driver and the instruction counts use.
 pub fn request(kind: &str, id: u64) -> String {
     match kind {
-        "echo" => format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"echo","arguments":{{"text":"hello"}}}}}}"#),
-        "add" => format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"add","arguments":{{"a":{id},"b":2}}}}}}"#),
-        "items" => format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"items","arguments":{{}}}}}}"#),
+        "echo" => format!(
+            r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"echo","arguments":{{"text":"hello"}}}}}}"#
+        ),
+        "add" => format!(
+            r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"add","arguments":{{"a":{id},"b":2}}}}}}"#
+        ),
+        "items" => format!(
+            r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"items","arguments":{{}}}}}}"#
+        ),
         "list" => format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/list"}}"#),
         other => panic!("unknown request kind {other}"),
     }

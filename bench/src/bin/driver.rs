@@ -7,7 +7,7 @@
 //! usage: driver [--calls N] [--window W] [--tool add|echo|items] -- SERVER_CMD [ARGS...]
 //! Prints one JSON object.
 use std::io::{BufRead, BufReader, Write};
-use std::process::{Command, Stdio};
+use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
@@ -15,7 +15,10 @@ use toolwright_bench::{INITIALIZE, request};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let split = args.iter().position(|a| a == "--").expect("usage: driver [options] -- SERVER...");
+    let split = args
+        .iter()
+        .position(|a| a == "--")
+        .expect("usage: driver [options] -- SERVER...");
     let (options, command) = (&args[..split], &args[split + 1..]);
     let option = |name: &str, default: &str| -> String {
         options
@@ -28,13 +31,7 @@ fn main() {
     let tool = option("--tool", "add");
 
     let startup = median_startup(command, 21);
-    let mut child = Command::new(&command[0])
-        .args(&command[1..])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("the server starts");
+    let mut child = spawn(command);
     let pid = child.id();
     let mut input = child.stdin.take().unwrap();
     let output = child.stdout.take().unwrap();
@@ -52,7 +49,11 @@ fn main() {
         input.write_all(b"\n").unwrap();
         input.flush().unwrap();
     };
-    let recv = || answers.recv_timeout(Duration::from_secs(30)).expect("an answer");
+    let recv = || {
+        answers
+            .recv_timeout(Duration::from_secs(30))
+            .expect("an answer")
+    };
     send(INITIALIZE);
     recv();
     send(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#);
@@ -95,7 +96,8 @@ fn main() {
     let _ = child.wait();
 
     latencies.sort_unstable();
-    let percentile = |p: f64| latencies[((latencies.len() as f64 * p) as usize).min(latencies.len() - 1)];
+    let percentile =
+        |p: f64| latencies[((latencies.len() as f64 * p) as usize).min(latencies.len() - 1)];
     let ticks_per_second = 100.0; // USER_HZ on Linux
     let result = serde_json::json!({
         "tool": tool,
@@ -114,25 +116,35 @@ fn main() {
     println!("{result}");
 }
 
+/// Starts the server with pipes for stdin and stdout.
+fn spawn(command: &[String]) -> Child {
+    Command::new(&command[0])
+        .args(&command[1..])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the server starts")
+}
+
 /// The median time from spawning the server to its answer to `initialize`, over `runs` starts
 /// (a single start varies by a millisecond on a busy machine).
 fn median_startup(command: &[String], runs: usize) -> Duration {
     let mut times: Vec<Duration> = (0..runs)
         .map(|_| {
             let started = Instant::now();
-            let mut child = Command::new(&command[0])
-                .args(&command[1..])
-                .stdin(Stdio::piped())
-                .stdout(Stdio::piped())
-                .stderr(Stdio::null())
-                .spawn()
-                .expect("the server starts");
+            let mut child = spawn(command);
             let mut input = child.stdin.take().unwrap();
             writeln!(input, "{INITIALIZE}").unwrap();
             let mut answer = String::new();
-            BufReader::new(child.stdout.take().unwrap()).read_line(&mut answer).unwrap();
+            BufReader::new(child.stdout.take().unwrap())
+                .read_line(&mut answer)
+                .unwrap();
             let elapsed = started.elapsed();
-            assert!(answer.contains("\"result\""), "no answer to initialize: {answer}");
+            assert!(
+                answer.contains("\"result\""),
+                "no answer to initialize: {answer}"
+            );
             drop(input);
             let _ = child.wait();
             elapsed
@@ -148,7 +160,12 @@ fn cpu_ticks(pid: u32) -> u64 {
     // Fields after the command name, which is in parentheses and may contain spaces.
     let rest = stat.rsplit_once(')').map_or("", |(_, rest)| rest);
     let fields: Vec<&str> = rest.split_whitespace().collect();
-    let field = |i: usize| fields.get(i).and_then(|f| f.parse::<u64>().ok()).unwrap_or(0);
+    let field = |i: usize| {
+        fields
+            .get(i)
+            .and_then(|f| f.parse::<u64>().ok())
+            .unwrap_or(0)
+    };
     field(11) + field(12) // utime, stime (fields 14 and 15 of the whole line)
 }
 

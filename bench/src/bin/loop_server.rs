@@ -86,32 +86,98 @@ fn main() {
         if stdin.read_until(b'\n', &mut line).unwrap_or(0) == 0 {
             break;
         }
-        let Ok(request) = serde_json::from_slice::<Request>(&line) else { continue };
+        let Ok(request) = serde_json::from_slice::<Request>(&line) else {
+            continue;
+        };
         let Some(id) = request.id else { continue };
-        let arguments = request.params.as_ref().and_then(|p| p.arguments).map_or("{}", RawValue::get);
+        let arguments = request
+            .params
+            .as_ref()
+            .and_then(|p| p.arguments)
+            .map_or("{}", RawValue::get);
         let name = request.params.as_ref().and_then(|p| p.name).unwrap_or("");
         let written = match (request.method, name) {
-            ("initialize", _) => serde_json::to_writer(&mut out, &Response { jsonrpc: "2.0", id, result: &initialize }),
-            ("tools/list", _) => serde_json::to_writer(&mut out, &Response { jsonrpc: "2.0", id, result: &list }),
+            ("initialize", _) => serde_json::to_writer(
+                &mut out,
+                &Response {
+                    jsonrpc: "2.0",
+                    id,
+                    result: &initialize,
+                },
+            ),
+            ("tools/list", _) => serde_json::to_writer(
+                &mut out,
+                &Response {
+                    jsonrpc: "2.0",
+                    id,
+                    result: &list,
+                },
+            ),
             ("tools/call", "echo") => {
                 let Echo { text } = serde_json::from_str(arguments).unwrap();
-                let result = CallResult::<()> { content: [Text { r#type: "text", text: &text }], structured_content: None };
-                serde_json::to_writer(&mut out, &Response { jsonrpc: "2.0", id, result })
+                let result = CallResult::<()> {
+                    content: [Text {
+                        r#type: "text",
+                        text: &text,
+                    }],
+                    structured_content: None,
+                };
+                serde_json::to_writer(
+                    &mut out,
+                    &Response {
+                        jsonrpc: "2.0",
+                        id,
+                        result,
+                    },
+                )
             }
             ("tools/call", "add") => {
                 let Add { a, b } = serde_json::from_str(arguments).unwrap();
                 let sum = a.wrapping_add(b);
                 let text = sum.to_string();
-                let result = CallResult { content: [Text { r#type: "text", text: &text }], structured_content: Some(Wrapped { result: sum }) };
-                serde_json::to_writer(&mut out, &Response { jsonrpc: "2.0", id, result })
+                let result = CallResult {
+                    content: [Text {
+                        r#type: "text",
+                        text: &text,
+                    }],
+                    structured_content: Some(Wrapped { result: sum }),
+                };
+                serde_json::to_writer(
+                    &mut out,
+                    &Response {
+                        jsonrpc: "2.0",
+                        id,
+                        result,
+                    },
+                )
             }
             ("tools/call", "items") => {
                 let items = toolwright_bench::items();
                 let text = serde_json::to_string(&items).unwrap();
-                let result = CallResult { content: [Text { r#type: "text", text: &text }], structured_content: Some(Wrapped { result: items }) };
-                serde_json::to_writer(&mut out, &Response { jsonrpc: "2.0", id, result })
+                let result = CallResult {
+                    content: [Text {
+                        r#type: "text",
+                        text: &text,
+                    }],
+                    structured_content: Some(Wrapped { result: items }),
+                };
+                serde_json::to_writer(
+                    &mut out,
+                    &Response {
+                        jsonrpc: "2.0",
+                        id,
+                        result,
+                    },
+                )
             }
-            _ => serde_json::to_writer(&mut out, &Response { jsonrpc: "2.0", id, result: &empty }),
+            _ => serde_json::to_writer(
+                &mut out,
+                &Response {
+                    jsonrpc: "2.0",
+                    id,
+                    result: &empty,
+                },
+            ),
         };
         written.unwrap();
         out.write_all(b"\n").unwrap();

@@ -40,9 +40,16 @@ include!(concat!(env!("OUT_DIR"), "/rmcp_many.rs"));
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     if std::env::args().any(|a| a == "--many") {
-        Many.serve(rmcp::transport::stdio()).await?.waiting().await?;
+        Many.serve(rmcp::transport::stdio())
+            .await?
+            .waiting()
+            .await?;
     } else {
-        Three.serve(rmcp::transport::stdio()).await?.waiting().await?;
+        Three
+            .serve(rmcp::transport::stdio())
+            .await?
+            .waiting()
+            .await?;
     }
     Ok(())
 }
