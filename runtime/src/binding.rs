@@ -62,7 +62,7 @@ impl Arguments {
     }
 
     /// The error of arguments that did not bind, with where it is. Binding tracks no path
-    /// (tracking made it about four times slower, see `benches/hot_path.rs`), so the failed
+    /// (tracking made it 2.4 to 3.4 times slower, see `benches/hot_path.rs`), so the failed
     /// binding is repeated once with tracking; deserializing is deterministic, so it fails at
     /// the same place.
     #[cold]

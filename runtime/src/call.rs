@@ -227,7 +227,13 @@ impl Call {
     }
 
     fn finish(self, output: ToolOutput) {
-        let line = self.render(output);
+        let line = render::call_result(
+            &self.service,
+            self.tool,
+            self.version,
+            self.request.request_id(),
+            output,
+        );
         // The id is free again as soon as the client can read the answer: it may reuse it for
         // its very next request.
         self.calls.close(&self.key);
@@ -239,16 +245,6 @@ impl Call {
         if !sent {
             self.reply.skip();
         }
-    }
-
-    fn render(&self, output: ToolOutput) -> Vec<u8> {
-        render::call_result(
-            &self.service,
-            self.tool,
-            self.version,
-            self.request.request_id(),
-            output,
-        )
     }
 }
 
