@@ -6,7 +6,7 @@ const THREE_RMCP: &str = include_str!("src/rmcp_three.rs.in");
 
 fn main() {
     let mut tools = String::new();
-    for i in 0..197 {
+    for i in 1..=197 {
         writeln!(
             tools,
             "/// Filler tool {i}.\n#[mcp_tool]\nfn filler_{i}(value: i64) -> i64 {{ value + {i} }}\n"
@@ -19,7 +19,7 @@ fn main() {
     // The same 197 tools on rmcp: methods of one `#[tool_router]` impl, beside the three.
     let mut rmcp = String::from("#[tool_router(server_handler)]\nimpl Many {\n");
     rmcp.push_str(THREE_RMCP);
-    for i in 0..197 {
+    for i in 1..=197 {
         writeln!(
             rmcp,
             "    #[tool(description = \"Filler tool {i}.\")]\n    fn filler_{i}(&self, Parameters(Filler {{ value }}): Parameters<Filler>) -> String {{ (value + {i}).to_string() }}"

@@ -91,7 +91,6 @@ fn main() {
     let listing = listing.elapsed();
     let peak_rss_kib = status_field(pid, "VmHWM:");
     let threads = status_field(pid, "Threads:");
-    drop(send);
     drop(input); // EOF: the server exits
     let _ = child.wait();
 

@@ -51,6 +51,19 @@ struct CallResult<'a, T: Serialize> {
     structured_content: Option<Wrapped<T>>,
 }
 
+impl<'a, T: Serialize> CallResult<'a, T> {
+    /// One text block, and the structured value wrapped as 2025-11-25 wants it.
+    fn new(text: &'a str, structured: Option<T>) -> Self {
+        CallResult {
+            content: [Text {
+                r#type: "text",
+                text,
+            }],
+            structured_content: structured.map(|result| Wrapped { result }),
+        }
+    }
+}
+
 #[derive(Serialize)]
 struct Wrapped<T: Serialize> {
     result: T,
@@ -63,6 +76,18 @@ struct Response<'a, T: Serialize> {
     result: T,
 }
 
+/// Writes one response (the loop adds the newline).
+fn respond<T: Serialize>(out: &mut impl Write, id: &RawValue, result: T) -> serde_json::Result<()> {
+    serde_json::to_writer(
+        out,
+        &Response {
+            jsonrpc: "2.0",
+            id,
+            result,
+        },
+    )
+}
+
 fn main() {
     let many = std::env::args().any(|a| a == "--many");
     let mut tools = vec![
@@ -71,7 +96,7 @@ fn main() {
         json!({"name": "items", "description": "Returns 100 items.", "inputSchema": {"type": "object"}}),
     ];
     if many {
-        for i in 0..197 {
+        for i in 1..=197 {
             tools.push(json!({"name": format!("filler_{i}"), "description": format!("Filler tool {i}."), "inputSchema": {"type": "object", "properties": {"value": {"type": "integer"}}, "required": ["value"]}}));
         }
     }
@@ -97,87 +122,23 @@ fn main() {
             .map_or("{}", RawValue::get);
         let name = request.params.as_ref().and_then(|p| p.name).unwrap_or("");
         let written = match (request.method, name) {
-            ("initialize", _) => serde_json::to_writer(
-                &mut out,
-                &Response {
-                    jsonrpc: "2.0",
-                    id,
-                    result: &initialize,
-                },
-            ),
-            ("tools/list", _) => serde_json::to_writer(
-                &mut out,
-                &Response {
-                    jsonrpc: "2.0",
-                    id,
-                    result: &list,
-                },
-            ),
+            ("initialize", _) => respond(&mut out, id, &initialize),
+            ("tools/list", _) => respond(&mut out, id, &list),
             ("tools/call", "echo") => {
                 let Echo { text } = serde_json::from_str(arguments).unwrap();
-                let result = CallResult::<()> {
-                    content: [Text {
-                        r#type: "text",
-                        text: &text,
-                    }],
-                    structured_content: None,
-                };
-                serde_json::to_writer(
-                    &mut out,
-                    &Response {
-                        jsonrpc: "2.0",
-                        id,
-                        result,
-                    },
-                )
+                respond(&mut out, id, CallResult::<()>::new(&text, None))
             }
             ("tools/call", "add") => {
                 let Add { a, b } = serde_json::from_str(arguments).unwrap();
                 let sum = a.wrapping_add(b);
-                let text = sum.to_string();
-                let result = CallResult {
-                    content: [Text {
-                        r#type: "text",
-                        text: &text,
-                    }],
-                    structured_content: Some(Wrapped { result: sum }),
-                };
-                serde_json::to_writer(
-                    &mut out,
-                    &Response {
-                        jsonrpc: "2.0",
-                        id,
-                        result,
-                    },
-                )
+                respond(&mut out, id, CallResult::new(&sum.to_string(), Some(sum)))
             }
             ("tools/call", "items") => {
                 let items = toolwright_bench::items();
                 let text = serde_json::to_string(&items).unwrap();
-                let result = CallResult {
-                    content: [Text {
-                        r#type: "text",
-                        text: &text,
-                    }],
-                    structured_content: Some(Wrapped { result: items }),
-                };
-                serde_json::to_writer(
-                    &mut out,
-                    &Response {
-                        jsonrpc: "2.0",
-                        id,
-                        result,
-                    },
-                )
+                respond(&mut out, id, CallResult::new(&text, Some(items)))
             }
-            _ => serde_json::to_writer(
-                &mut out,
-                &Response {
-                    jsonrpc: "2.0",
-                    id,
-                    result: &empty,
-                },
-            ),
+            _ => respond(&mut out, id, &empty),
         };
         written.unwrap();
         out.write_all(b"\n").unwrap();
