@@ -23,7 +23,9 @@ pub(crate) struct Tool<'a> {
     pub(crate) description: Option<String>,
     pub(crate) receiver: Option<&'a Receiver>,
     pub(crate) params: Vec<Param<'a>>,
-    pub(crate) output: Output<'a>,
+    /// The return type as written, `None` for `()`. Whether it is a `Result` is decided by the
+    /// compiler on the type itself (aliases hide it from the syntax), see `select.rs`.
+    pub(crate) output: Option<&'a Type>,
     /// `# Arguments` entries, kept to check that each names a parameter.
     pub(crate) documented: Vec<(String, String)>,
 }
@@ -48,14 +50,6 @@ pub(crate) enum ParamKind<'a> {
         inner: &'a Type,
         reference: Option<&'a TypeReference>,
     },
-}
-
-/// What the function returns, as far as the syntax tells.
-pub(crate) enum Output<'a> {
-    /// `T`, or nothing (`()`).
-    Value(Option<&'a Type>),
-    /// `Result<T, E>` or an alias of it (`anyhow::Result<T>`): `T` is shaped, `E` mapped.
-    Result(&'a Type),
 }
 
 impl<'a> Tool<'a> {
@@ -95,7 +89,10 @@ impl<'a> Tool<'a> {
             description,
             receiver,
             params,
-            output: Output::parse(&sig.output),
+            output: match &sig.output {
+                ReturnType::Type(_, ty) => Some(ty),
+                ReturnType::Default => None,
+            },
             documented: doc.arguments,
             args,
         };
@@ -217,29 +214,6 @@ pub(crate) fn is_option(ty: &Type) -> bool {
     last_segment(ty).is_some_and(|s| s.ident == "Option")
 }
 
-impl<'a> Output<'a> {
-    fn parse(output: &'a ReturnType) -> Output<'a> {
-        let ReturnType::Type(_, ty) = output else {
-            return Output::Value(None);
-        };
-        match last_segment(ty)
-            .filter(|s| s.ident == "Result")
-            .and_then(first_type_argument)
-        {
-            Some(ok) => Output::Result(ok),
-            None => Output::Value(Some(ty)),
-        }
-    }
-
-    /// The type whose values become the result's content.
-    pub(crate) fn value_type(&self) -> Option<&'a Type> {
-        match self {
-            Output::Value(ty) => *ty,
-            Output::Result(ok) => Some(ok),
-        }
-    }
-}
-
 pub(crate) fn unraw(ident: &Ident) -> String {
     let s = ident.to_string();
     s.strip_prefix("r#").map(str::to_owned).unwrap_or(s)
@@ -248,32 +222,6 @@ pub(crate) fn unraw(ident: &Ident) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn output(ty: Type) -> Option<String> {
-        let ret: ReturnType = syn::parse_quote!(-> #ty);
-        match Output::parse(Box::leak(Box::new(ret))) {
-            Output::Result(ok) => Some(quote::quote!(#ok).to_string()),
-            Output::Value(_) => None,
-        }
-    }
-
-    #[test]
-    fn results_and_aliases() {
-        assert_eq!(
-            output(syn::parse_quote!(Result<u8, E>)).as_deref(),
-            Some("u8")
-        );
-        assert_eq!(
-            output(syn::parse_quote!(anyhow::Result<Vec<u8>>)).as_deref(),
-            Some("Vec < u8 >")
-        );
-        assert_eq!(
-            output(syn::parse_quote!(std::result::Result<(), String>)).as_deref(),
-            Some("()")
-        );
-        assert_eq!(output(syn::parse_quote!(CallToolResult)), None);
-        assert_eq!(output(syn::parse_quote!(Option<u8>)), None);
-    }
 
     fn parse(f: &syn::ItemFn) -> Tool<'_> {
         Tool::parse(ToolArgs::default(), &f.attrs, &f.sig).unwrap_or_else(|e| panic!("{e}"))

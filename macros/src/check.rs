@@ -100,11 +100,38 @@ fn signature(tool: &Tool<'_>, errors: &mut Errors) {
             "a tool cannot be variadic",
         ));
     }
-    if let Some(ty @ Type::ImplTrait(_)) = tool.output.value_type() {
+    if let Some(ty) = tool.output.and_then(impl_trait_in) {
         errors.add(syn::Error::new_spanned(
             ty,
             "a tool cannot return `impl Trait`: its output schema needs the concrete type",
         ));
+    }
+}
+
+/// The first `impl Trait` anywhere in a type (`Result<impl Serialize, E>` as much as
+/// `impl Serialize`).
+fn impl_trait_in(ty: &Type) -> Option<&Type> {
+    match ty {
+        Type::ImplTrait(_) => Some(ty),
+        Type::Reference(r) => impl_trait_in(&r.elem),
+        Type::Paren(p) => impl_trait_in(&p.elem),
+        Type::Array(a) => impl_trait_in(&a.elem),
+        Type::Slice(s) => impl_trait_in(&s.elem),
+        Type::Tuple(t) => t.elems.iter().find_map(impl_trait_in),
+        Type::Path(p) => p
+            .path
+            .segments
+            .iter()
+            .find_map(|segment| match &segment.arguments {
+                syn::PathArguments::AngleBracketed(args) => {
+                    args.args.iter().find_map(|arg| match arg {
+                        syn::GenericArgument::Type(t) => impl_trait_in(t),
+                        _ => None,
+                    })
+                }
+                _ => None,
+            }),
+        _ => None,
     }
 }
 

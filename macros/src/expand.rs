@@ -5,7 +5,7 @@ use quote::{ToTokens, format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 use syn::{ItemFn, Lifetime, Path, Type, Visibility};
 
-use crate::ast::{Output, ParamKind, Tool, unraw};
+use crate::ast::{ParamKind, Tool, unraw};
 use crate::attr;
 use crate::check::{self, Site};
 
@@ -56,7 +56,7 @@ impl<'a> Target<'a> {
 //     struct add {}                          // names the tool: `server.tool::<add>()`
 //     const _: () = {
 //         struct __ToolArgs { a: i64, b: i64 }          // Deserialize + JsonSchema
-//         fn __shape() -> Shape<i64> { .. }             // how an i64 becomes a result
+//         fn __outcome() -> impl Outcome<i64> { .. }    // how an i64 becomes a result
 //         fn __requirements(..) { .. }                  // what injected parameters need
 //         fn __call(invocation: Invocation) -> ToolOutput { .. add(a, b) .. }
 //         static __SPEC: ToolSpec = ToolSpec { name: "add", .. };
@@ -100,13 +100,13 @@ pub(crate) fn body(tool: &Tool<'_>, target: &Target<'_>) -> TokenStream {
         None => quote!(#private::input_schema::<__ToolArgs>),
     };
     let args_struct = tool.whole().is_none().then(|| args_struct(tool, target));
-    let shape = shape(tool, target);
+    let outcome = outcome(tool, target);
     let requirements = requirements(tool, target);
     let call = call(tool, target);
     let spec = spec(tool, target, &input_schema);
     quote! {
         #args_struct
-        #shape
+        #outcome
         #requirements
         #call
         #spec
@@ -163,27 +163,36 @@ fn path_string(path: &Path) -> String {
     quote!(#path).to_string().replace(' ', "")
 }
 
-/// One function that picks, for the return type, how values become results. Every use goes
-/// through it, so an unsupported return type is reported once, on the return type.
-fn shape(tool: &Tool<'_>, target: &Target<'_>) -> TokenStream {
+/// One function that picks, for the return type, how its values become results: whether it is
+/// a `Result` (decided on the type, so aliases work), how a success value is shaped, how an
+/// error is mapped. Every use goes through it, so an unsupported type is reported once, on the
+/// return type.
+fn outcome(tool: &Tool<'_>, target: &Target<'_>) -> TokenStream {
     let private = target.private();
-    let (ty, span) = match tool.output.value_type() {
+    let (ty, span) = match tool.output {
         Some(ty) => (target.ty(&with_static_lifetimes(ty)), ty.span()),
         None => (quote!(()), tool.sig.ident.span()),
     };
-    let select = quote_spanned! {span=>
-        (&&&#private::select::Returns::<#ty>::new()).shape()
+    let choose = quote_spanned! {span=>
+        let __kind = (&&#private::select::Returns::<#ty>::new()).classify();
+        let __ok = (&&&&__kind.ok()).shape();
+        let __err = (&&&&__kind.err()).mapper();
+        __kind.outcome(__ok, __err)
     };
     quote! {
-        fn __shape() -> #private::select::Shape<#ty> {
+        fn __outcome() -> impl #private::select::Outcome<#ty> {
             #[allow(unused_imports)]
-            use #private::select::{ViaIntoToolOutput as _, ViaSerialize as _, ViaUnsupported as _};
-            #select
+            use #private::select::{
+                ClassifyResult as _, ClassifyValue as _, ViaNestedResult as _,
+                ViaIntoToolOutput as _, ViaSerialize as _, ViaUnsupported as _,
+                ViaToolError as _, ViaStdError as _, ViaDisplay as _, ViaUnsupportedError as _,
+            };
+            #choose
         }
         fn __output_schema(
             generator: &mut #private::schemars::SchemaGenerator,
         ) -> ::core::option::Option<#private::schemars::Schema> {
-            (__shape().schema)(generator)
+            #private::select::Outcome::schema(&__outcome(), generator)
         }
     }
 }
@@ -283,13 +292,12 @@ fn call(tool: &Tool<'_>, target: &Target<'_>) -> TokenStream {
     } else {
         quote!(#callee(#(#call_args),*))
     };
-    let finish = finish(tool, &private);
     let body = quote! {
         #bind
         #(#injects)*
         #this
         let __returned = #invoke;
-        #finish
+        #private::select::Outcome::finish(&__outcome(), __returned)
     };
     if tool.is_async() {
         let boxed = quote_spanned! {function.span()=>
@@ -304,33 +312,6 @@ fn call(tool: &Tool<'_>, target: &Target<'_>) -> TokenStream {
         quote! {
             fn __call(__invocation: #private::Invocation) -> #private::ToolOutput {
                 #body
-            }
-        }
-    }
-}
-
-/// From the returned value to the result: `Ok` through the shape, `Err` through the error
-/// tower of `select.rs`.
-fn finish(tool: &Tool<'_>, private: &TokenStream) -> TokenStream {
-    match tool.output {
-        Output::Value(_) => quote!((__shape().output)(__returned)),
-        Output::Result(_) => {
-            let span = tool.sig.output.span();
-            let map_error = quote_spanned! {span=>
-                (&&&&#private::select::Fails::of(&__error)).mapper()
-            };
-            quote! {
-                match __returned {
-                    ::core::result::Result::Ok(__value) => (__shape().output)(__value),
-                    ::core::result::Result::Err(__error) => {
-                        #[allow(unused_imports)]
-                        use #private::select::{
-                            ViaToolError as _, ViaStdError as _, ViaDisplay as _,
-                            ViaUnsupportedError as _,
-                        };
-                        #map_error(__error)
-                    }
-                }
             }
         }
     }

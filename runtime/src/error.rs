@@ -41,6 +41,13 @@ impl From<String> for ToolError {
     }
 }
 
+/// A tool that cannot fail has an error type with no values.
+impl From<std::convert::Infallible> for ToolError {
+    fn from(never: std::convert::Infallible) -> ToolError {
+        match never {}
+    }
+}
+
 impl From<&str> for ToolError {
     fn from(message: &str) -> ToolError {
         ToolError::new(message)
