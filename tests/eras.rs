@@ -345,11 +345,11 @@ fn pages_follow_opaque_cursors() {
                 None => break,
             }
         }
-        assert_eq!(pages, 4, "16 tools in pages of 5");
+        assert_eq!(pages, 4, "18 tools in pages of 5");
         let mut sorted = names.clone();
         sorted.sort();
         assert_eq!(names, sorted, "deterministic order across pages");
-        assert_eq!(names.len(), 16);
+        assert_eq!(names.len(), 18);
         let bad = server
             .client
             .ask("tools/list", json!({"cursor": "nonsense"}));

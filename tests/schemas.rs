@@ -118,7 +118,7 @@ fn fixture_schemas_in_every_revision_and_profile() {
         for revision in REVISIONS {
             let mut server = InProcess::start(fixtures::server(profile));
             let checked = check_server(&mut server.client, revision, fixtures::arguments);
-            assert_eq!(checked, 16, "{revision} {profile:?}");
+            assert_eq!(checked, 18, "{revision} {profile:?}");
             server.finish().unwrap();
         }
     }

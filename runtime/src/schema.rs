@@ -54,6 +54,27 @@ pub fn whole_input_schema<T: JsonSchema>(generator: &mut SchemaGenerator) -> Sch
     schema
 }
 
+/// `schema` with the definitions `generator` collected while making it. A hand-written
+/// [`IntoToolOutput::output_schema`](crate::IntoToolOutput::output_schema) that calls
+/// `generator.subschema_for::<T>()` gets back `{"$ref": "#/$defs/T"}`, and `T` itself stays in
+/// the generator: without it every client rejects the schema for a `$ref` that points nowhere.
+pub(crate) fn with_definitions(mut schema: Schema, generator: &mut SchemaGenerator) -> Schema {
+    let collected = generator.take_definitions(true);
+    if collected.is_empty() {
+        return schema;
+    }
+    let root = schema.ensure_object();
+    let defs = root
+        .entry("$defs")
+        .or_insert_with(|| Value::Object(Map::new()));
+    if let Value::Object(defs) = defs {
+        for (name, definition) in collected {
+            defs.entry(name).or_insert(definition);
+        }
+    }
+    schema
+}
+
 /// Which side of serde a schema describes: optional inputs may simply be left out.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Contract {
@@ -161,7 +182,7 @@ const DEFS_PREFIX: &str = "#/$defs/";
 /// Replaces each `$ref` to a non-recursive definition with the definition itself, and drops the
 /// definitions nothing refers to any more.
 fn inline_refs(root: &mut Value) {
-    let Some(defs) = root.get("$defs").and_then(Value::as_object).cloned() else {
+    let Some(Value::Object(defs)) = root.as_object_mut().and_then(|map| map.remove("$defs")) else {
         return;
     };
     let recursive = recursive_definitions(&defs);
@@ -170,13 +191,8 @@ fn inline_refs(root: &mut Value) {
         .filter(|(name, _)| !recursive.contains(*name))
         .map(|(name, schema)| (name.clone(), schema.clone()))
         .collect();
-    if let Value::Object(map) = root {
-        for (name, schema) in map.iter_mut() {
-            if name != "$defs" {
-                inline(schema, &inlinable);
-            }
-        }
-    }
+    // The root itself may be a `$ref` (a hand-written output schema from `subschema_for`).
+    inline(root, &inlinable);
     let mut kept = Map::new();
     for name in &recursive {
         let mut schema = defs[name].clone();
@@ -185,14 +201,10 @@ fn inline_refs(root: &mut Value) {
     }
     let referenced = references(root, &kept);
     kept.retain(|name, _| referenced.contains(name));
-    match root.as_object_mut() {
-        Some(map) if kept.is_empty() => {
-            map.remove("$defs");
-        }
-        Some(map) => {
-            map.insert("$defs".into(), Value::Object(kept));
-        }
-        None => {}
+    if let Some(map) = root.as_object_mut()
+        && !kept.is_empty()
+    {
+        map.insert("$defs".into(), Value::Object(kept));
     }
 }
 

@@ -218,7 +218,9 @@ impl ToolDef {
             Some(text) => RawValue::from_string(compact_json(text))
                 .map_err(|e| invalid(&format!("its input schema is not JSON: {e}")))?,
             None => {
-                let generated = (spec.input_schema)(&mut schema::input_generator());
+                let mut generator = schema::input_generator();
+                let generated = (spec.input_schema)(&mut generator);
+                let generated = schema::with_definitions(generated, &mut generator);
                 let value = schema::finish(generated, Contract::Input, profile);
                 serde_json::value::to_raw_value(&value).expect("a schema serializes")
             }
@@ -231,8 +233,11 @@ impl ToolDef {
                  `Args<T>` needs a struct `T`",
             ));
         }
-        let output = (spec.output_schema)(&mut schema::output_generator())
-            .map(|s| OutputSchema::new(schema::finish(s, Contract::Output, profile)));
+        let mut generator = schema::output_generator();
+        let output = (spec.output_schema)(&mut generator).map(|s| {
+            let s = schema::with_definitions(s, &mut generator);
+            OutputSchema::new(schema::finish(s, Contract::Output, profile))
+        });
         let meta = match spec.meta {
             Some(text) => {
                 let raw = RawValue::from_string(compact_json(text))
