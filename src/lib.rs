@@ -153,7 +153,8 @@ pub use toolwright_macros::{mcp_tool, mcp_tool_type};
 pub use toolwright_runtime::{
     Annotations, Args, Cancellation, ClientInfo, Content, Context, EmbeddedResource, Era, Error,
     Inject, IntoToolOutput, Json, Level, Log, Progress, ProtocolVersion, Requirements,
-    ResourceLink, Result, SchemaProfile, Server, State, Text, Tool, ToolError, ToolOutput,
+    ResourceLink, Result, SchemaProfile, Server, State, Structured, Text, Tool, ToolError,
+    ToolOutput,
 };
 
 /// The names most programs need: `use toolwright::prelude::*;`.
@@ -161,7 +162,7 @@ pub mod prelude {
     pub use crate::{mcp_tool, mcp_tool_type};
     pub use toolwright_runtime::{
         Args, Cancellation, Content, Context, Inject, IntoToolOutput, Json, Log, Progress, Server,
-        State, Text, ToolError, ToolOutput,
+        State, Structured, Text, ToolError, ToolOutput,
     };
 }
 

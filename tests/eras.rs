@@ -67,6 +67,52 @@ fn structured_output_of_every_shape_in_every_revision() {
 }
 
 #[test]
+fn text_of_its_own_beside_structured_content() {
+    let point_json = r#"{"x":3,"y":4}"#;
+    let text = |t: &str| format!(r#"{{"type":"text","text":{}}}"#, Value::from(t));
+    let sentence = text("a point five from the origin");
+    for revision in REVISIONS {
+        let mut server = start(revision);
+        let point = server.client.ask_raw(
+            "tools/call",
+            json!({"name": "described_point", "arguments": {}}),
+        );
+        let list = server.client.ask_raw(
+            "tools/call",
+            json!({"name": "described_list", "arguments": {}}),
+        );
+        let modern = format!(r#","resultType":"complete",{SERVER_META}"#);
+        let (point_expected, list_expected) = match revision {
+            // No structured content: the JSON follows the tool's own text, so nothing is lost.
+            "2024-11-05" | "2025-03-26" => (
+                format!(r#"{{"content":[{sentence},{}]}}"#, text(point_json)),
+                format!(r#"{{"content":[{},{}]}}"#, text("two bytes"), text("[1,2]")),
+            ),
+            "2026-07-28" => (
+                format!(r#"{{"content":[{sentence}],"structuredContent":{point_json}{modern}}}"#),
+                format!(
+                    r#"{{"content":[{},{}],"structuredContent":[1,2]{modern}}}"#,
+                    text("two bytes"),
+                    text("[1,2]")
+                ),
+            ),
+            _ => (
+                format!(r#"{{"content":[{sentence}],"structuredContent":{point_json}}}"#),
+                format!(
+                    r#"{{"content":[{},{}],"structuredContent":{{"result":[1,2]}}}}"#,
+                    text("two bytes"),
+                    text("[1,2]")
+                ),
+            ),
+        };
+        let line = |result: String| format!(r#"{{"jsonrpc":"2.0","id":1,"result":{result}}}"#);
+        assert_eq!(point, line(point_expected), "{revision}");
+        assert_eq!(list, line(list_expected), "{revision}");
+        server.finish().unwrap();
+    }
+}
+
+#[test]
 fn output_schemas_in_every_revision() {
     let figure = r#"{"oneOf":[{"type":"object","properties":{"kind":{"type":"string","const":"circle"},"radius":{"type":"number"}},"required":["kind","radius"]},{"type":"object","properties":{"kind":{"type":"string","const":"square"},"side":{"type":"number"}},"required":["kind","side"]}]}"#;
     for revision in REVISIONS {
@@ -345,11 +391,11 @@ fn pages_follow_opaque_cursors() {
                 None => break,
             }
         }
-        assert_eq!(pages, 4, "18 tools in pages of 5");
+        assert_eq!(pages, 4, "20 tools in pages of 5");
         let mut sorted = names.clone();
         sorted.sort();
         assert_eq!(names, sorted, "deterministic order across pages");
-        assert_eq!(names.len(), 18);
+        assert_eq!(names.len(), 20);
         let bad = server
             .client
             .ask("tools/list", json!({"cursor": "nonsense"}));

@@ -53,6 +53,25 @@ fn refuse(reason: String) -> Result<(), String> {
 #[mcp_tool]
 fn nothing() {}
 
+/// A return type that promises structured output and breaks the promise.
+struct Promised;
+
+impl IntoToolOutput for Promised {
+    fn output_schema(generator: &mut schemars::SchemaGenerator) -> Option<schemars::Schema> {
+        Some(generator.subschema_for::<Pair>())
+    }
+
+    fn into_tool_output(self) -> ToolOutput {
+        ToolOutput::text("forgot the structured value")
+    }
+}
+
+/// Declares an output schema and returns no structured content.
+#[mcp_tool]
+fn broken_promise() -> Promised {
+    Promised
+}
+
 #[derive(Serialize, schemars::JsonSchema)]
 struct Pair {
     left: i32,
@@ -174,6 +193,26 @@ fn internal_errors_can_be_shown_during_development() {
         "{message}"
     );
     server.finish().unwrap();
+}
+
+#[test]
+fn a_declared_output_schema_without_structured_content_is_caught() {
+    for revision in ["2025-03-26", "2025-11-25", "2026-07-28"] {
+        let mut server = InProcess::start(all_tools().expose_internal_errors(true));
+        server.client.open(revision);
+        let answer = server.client.ask(
+            "tools/call",
+            json!({"name": "broken_promise", "arguments": {}}),
+        );
+        assert_eq!(answer["result"]["isError"], true, "{revision}: {answer}");
+        assert!(answer["result"].get("structuredContent").is_none());
+        let message = text(&answer);
+        assert!(
+            message.contains("declares an output schema but returned no structured content"),
+            "{revision}: {message}"
+        );
+        server.finish().unwrap();
+    }
 }
 
 #[test]

@@ -41,7 +41,9 @@ pub use binding::{Args, Arguments};
 pub use context::{Cancellation, ClientInfo, Context, Inject, Requirements, State};
 pub use error::{Error, Result, ToolError};
 pub use log_notify::{Level, Log};
-pub use output::{Content, EmbeddedResource, IntoToolOutput, Json, ResourceLink, Text, ToolOutput};
+pub use output::{
+    Content, EmbeddedResource, IntoToolOutput, Json, ResourceLink, Structured, Text, ToolOutput,
+};
 pub use progress::Progress;
 pub use protocol::{Era, ProtocolVersion};
 pub use schema::{SchemaProfile, input_schema, whole_input_schema};

@@ -258,10 +258,12 @@ pub(crate) fn page_of(cursor: &str) -> Option<usize> {
     cursor.strip_prefix("tw-page-")?.parse().ok()
 }
 
-/// The content blocks of a result, each as the revision can carry it, after the JSON of the
-/// structured value when there is one (written from it, not copied).
+/// The content blocks of a result, each as the revision can carry it, and the JSON of the
+/// structured value as a text block when there is one (written from it, not copied): before
+/// the blocks, or after the tool's own.
 pub(crate) struct ContentOut<'a> {
-    pub(crate) text: Option<&'a str>,
+    pub(crate) json: Option<&'a str>,
+    pub(crate) json_first: bool,
     pub(crate) blocks: &'a [Content],
     pub(crate) version: ProtocolVersion,
 }
@@ -274,11 +276,19 @@ impl Serialize for ContentOut<'_> {
             text: &'a str,
         }
         let mut seq = serializer.serialize_seq(Some(self.blocks.len() + 1))?;
-        if let Some(text) = self.text {
-            seq.serialize_element(&TextBlock { text })?;
+        let json = self.json.map(|text| TextBlock { text });
+        if self.json_first
+            && let Some(json) = &json
+        {
+            seq.serialize_element(json)?;
         }
         for block in self.blocks {
             seq.serialize_element(&block.for_version(self.version))?;
+        }
+        if !self.json_first
+            && let Some(json) = &json
+        {
+            seq.serialize_element(json)?;
         }
         seq.end()
     }
