@@ -53,6 +53,12 @@ fn refuse(reason: String) -> Result<(), String> {
 #[mcp_tool]
 fn nothing() {}
 
+/// Reads, as the official servers describe their read-only tools: all four hints.
+#[mcp_tool(read_only, destructive = false, idempotent, open_world = false)]
+fn read_log() -> String {
+    "log".into()
+}
+
 /// A return type that promises structured output and breaks the promise.
 struct Promised;
 
@@ -193,6 +199,21 @@ fn internal_errors_can_be_shown_during_development() {
         "{message}"
     );
     server.finish().unwrap();
+}
+
+#[test]
+fn hints_that_agree_are_all_sent() {
+    for revision in ["2025-03-26", "2025-11-25", "2026-07-28"] {
+        let mut server = InProcess::start(all_tools());
+        server.client.open(revision);
+        let list = server.client.ask("tools/list", json!({}));
+        assert_eq!(
+            common::tool(&list, "read_log")["annotations"],
+            json!({"readOnlyHint": true, "destructiveHint": false, "idempotentHint": true, "openWorldHint": false}),
+            "{revision}"
+        );
+        server.finish().unwrap();
+    }
 }
 
 #[test]

@@ -59,24 +59,18 @@ fn description(tool: &Tool<'_>, errors: &mut Errors) {
     }
 }
 
+/// Only a real contradiction: a read-only tool that may destroy. Hints that agree with
+/// `read_only` (`destructive = false`, `idempotent`) are sent, since clients apply the
+/// pessimistic defaults to any hint that is absent.
 fn annotations(tool: &Tool<'_>, errors: &mut Errors) {
     let args = &tool.args;
-    if !args.read_only.as_ref().is_some_and(|r| r.value) {
-        return;
-    }
-    for (key, set) in [
-        ("destructive", &args.destructive),
-        ("idempotent", &args.idempotent),
-    ] {
-        if let Some(set) = set {
-            errors.add(syn::Error::new(
-                set.span,
-                format!(
-                    "`{key}` has no meaning on a `read_only` tool; remove `{key}`, or `read_only` \
-                     if the tool changes anything"
-                ),
-            ));
-        }
+    let read_only = args.read_only.as_ref().is_some_and(|r| r.value);
+    if let Some(destructive) = args.destructive.as_ref().filter(|d| read_only && d.value) {
+        errors.add(syn::Error::new(
+            destructive.span,
+            "a `read_only` tool cannot be `destructive`; remove `destructive`, or `read_only` if \
+             the tool changes anything",
+        ));
     }
 }
 

@@ -13,7 +13,7 @@
 //! | duplicate key | `name = "a", name = "b"` | duplicate attribute `name` |
 //! | value of the wrong kind | `read_only = "yes"`, `title = 5` | `read_only` expects `true` or `false`, or no value |
 //! | invalid tool name | `name = "get weather"` | invalid tool name; 1 to 128 characters of letters, digits, `_`, `-`, `.` |
-//! | contradictory hints | `#[mcp_tool(read_only, destructive)]` | `destructive` has no meaning on a `read_only` tool |
+//! | contradictory hints | `#[mcp_tool(read_only, destructive)]` | a `read_only` tool cannot be `destructive` |
 //! | no description | a tool without `///` or `description` | a tool needs a description ... or opt out with `undocumented` |
 //! | generic tool | `fn echo<T>(v: T)` | a tool cannot be generic |
 //! | `impl Trait` argument or return | `fn f(v: impl Display)` | an argument cannot be `impl Trait` |
@@ -24,7 +24,8 @@
 //! | wrong receiver | `fn f(&mut self)`, `fn f(self)` | a tool method takes `&self` |
 //! | argument not `Deserialize` / `JsonSchema` | `query: Query` without the derives | serde's or schemars' trait error, at the parameter's type |
 //! | type named like an injectable but not one | a struct of your own called `Context` | `Context` cannot be injected into a tool; mark it `#[arg]` if the client sends it |
-//! | unsupported return type | `-> Opaque` | `Opaque` cannot be returned from a tool, with the list of what can |
+//! | unsupported return type | `-> Opaque`, `-> Fallible<Opaque>` | `Opaque` cannot be returned from a tool, with the list of what can |
+//! | a `Result` inside a `Result` | `-> Fallible<Result<u8, E>>` | a tool cannot return a `Result` inside a `Result` |
 //! | async tool whose future is not `Send` | an `Rc` held across `.await` | future cannot be sent between threads safely, with the value and the `.await` |
 //! | same injected type twice | `a: Progress, b: Progress` | `Progress` is injected twice |
 //! | `#[arg]` and `#[inject]` together | both on one parameter | a parameter is either ... not both |
