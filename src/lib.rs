@@ -31,7 +31,7 @@
 //! | attribute | meaning |
 //! |---|---|
 //! | `name = "..."` | the tool name (default: the function's name); 1–128 characters of `A-Za-z0-9_-.` |
-//! | `title = "..."` | a human-readable title |
+//! | `title = "..."` | a human-readable title; like `description`, a literal or any constant `&str` (`SHARED`, `concat!(...)`) |
 //! | `description = "..."` | the description (default: the doc comment, without its `# Arguments` section) |
 //! | `read_only`, `destructive`, `idempotent`, `open_world` | annotation hints, as flags or `= true`/`= false`; only the hints you set are sent |
 //! | `icon = "https://..."`, `icon(src = "...", mime_type = "...", sizes = "48x48", theme = "dark")` | icons (repeatable; sent from 2025-11-25 on) |

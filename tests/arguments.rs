@@ -62,6 +62,20 @@ fn book(request: Args<Booking>) -> String {
     )
 }
 
+const REPO: &str = "The repository to work on.";
+
+mod texts {
+    pub const STATUS: &str = "Shows the working tree status.";
+}
+
+#[mcp_tool(description = texts::STATUS, title = concat!("Git ", "status"))]
+fn git_status(
+    #[arg(description = REPO)] repo: String,
+    #[arg(description = concat!("Show ", "untracked files."))] untracked: Option<bool>,
+) -> String {
+    format!("{repo} {untracked:?}")
+}
+
 fn start(version: &str) -> InProcess {
     let mut server = InProcess::start(Server::new("arguments-test", "1").discover());
     server.client.initialize(version);
@@ -187,6 +201,25 @@ fn before_2025_11_25_binding_errors_are_protocol_errors() {
     assert_eq!(
         answer["error"],
         json!({"code": -32602, "message": "invalid arguments: missing field `city`, expected a string"})
+    );
+    server.finish().unwrap();
+}
+
+#[test]
+fn descriptions_and_titles_from_constants() {
+    let mut server = start("2025-11-25");
+    let list = server.client.request("tools/list", json!({}));
+    let tool = common::tool(&list, "git_status");
+    assert_eq!(tool["description"], "Shows the working tree status.");
+    assert_eq!(tool["title"], "Git status");
+    let properties = &tool["inputSchema"]["properties"];
+    assert_eq!(
+        properties["repo"]["description"],
+        "The repository to work on."
+    );
+    assert_eq!(
+        properties["untracked"]["description"],
+        "Show untracked files."
     );
     server.finish().unwrap();
 }

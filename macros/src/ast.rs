@@ -7,7 +7,7 @@ use syn::{
     Signature, Type, TypeReference,
 };
 
-use crate::attr::{self, Errors, Spanned as At, ToolArgs};
+use crate::attr::{self, Errors, Spanned as At, Text, ToolArgs};
 use crate::doc;
 
 /// The types the server injects, recognised by their last path segment.
@@ -20,7 +20,7 @@ pub(crate) struct Tool<'a> {
     /// The MCP name: `name = "..."`, else the function's name.
     pub(crate) name: String,
     pub(crate) name_span: Span,
-    pub(crate) description: Option<String>,
+    pub(crate) description: Option<Text>,
     pub(crate) receiver: Option<&'a Receiver>,
     pub(crate) params: Vec<Param<'a>>,
     /// The return type as written, `None` for `()`. Whether it is a `Result` is decided by the
@@ -39,7 +39,7 @@ pub(crate) struct Param<'a> {
 pub(crate) enum ParamKind<'a> {
     /// A client argument: one property of the arguments object.
     Argument {
-        description: Option<String>,
+        description: Option<Text>,
         rename: Option<At<String>>,
         default: Option<Box<Expr>>,
     },
@@ -78,9 +78,8 @@ impl<'a> Tool<'a> {
         };
         let description = args
             .description
-            .as_ref()
-            .map(|d| d.value.clone())
-            .or(doc.description);
+            .clone()
+            .or(doc.description.map(Text::Literal));
         let tool = Tool {
             attrs,
             sig,
@@ -158,7 +157,7 @@ impl<'a> Param<'a> {
                 .find(|(n, _)| *n == name || parsed.rename.as_ref().is_some_and(|r| r.value == *n))
                 .map(|(_, text)| text.clone());
             ParamKind::Argument {
-                description: parsed.description.map(|d| d.value).or(from_doc),
+                description: parsed.description.or(from_doc.map(Text::Literal)),
                 rename: parsed.rename,
                 default: parsed.default.map(Box::new),
             }
@@ -239,12 +238,16 @@ mod tests {
         };
         let tool = parse(&f);
         assert_eq!(tool.name, "greet");
-        assert_eq!(tool.description.as_deref(), Some("Greets."));
+        let literal = |text: &Option<Text>| match text {
+            Some(Text::Literal(s)) => Some(s.clone()),
+            _ => None,
+        };
+        assert_eq!(literal(&tool.description).as_deref(), Some("Greets."));
         let descriptions: Vec<_> = tool
             .params
             .iter()
             .map(|p| match &p.kind {
-                ParamKind::Argument { description, .. } => description.clone(),
+                ParamKind::Argument { description, .. } => literal(description),
                 _ => panic!("an argument"),
             })
             .collect();

@@ -48,12 +48,29 @@ pub(crate) struct Spanned<T> {
     pub(crate) span: Span,
 }
 
+/// Text for the client: a string literal, or any constant `&'static str` expression (a `const`,
+/// `concat!(...)`), which the compiler checks where the generated code uses it.
+#[derive(Clone)]
+pub(crate) enum Text {
+    Literal(String),
+    Expr(Expr),
+}
+
+impl quote::ToTokens for Text {
+    fn to_tokens(&self, tokens: &mut TokenStream) {
+        match self {
+            Text::Literal(s) => s.to_tokens(tokens),
+            Text::Expr(e) => e.to_tokens(tokens),
+        }
+    }
+}
+
 /// `#[mcp_tool(...)]`.
 #[derive(Default)]
 pub(crate) struct ToolArgs {
     pub(crate) name: Option<Spanned<String>>,
-    pub(crate) title: Option<Spanned<String>>,
-    pub(crate) description: Option<Spanned<String>>,
+    pub(crate) title: Option<Text>,
+    pub(crate) description: Option<Text>,
     pub(crate) read_only: Option<Spanned<bool>>,
     pub(crate) destructive: Option<Spanned<bool>>,
     pub(crate) idempotent: Option<Spanned<bool>>,
@@ -80,7 +97,7 @@ pub(crate) struct Icon {
 /// `#[arg(...)]`.
 #[derive(Default)]
 pub(crate) struct ArgArgs {
-    pub(crate) description: Option<Spanned<String>>,
+    pub(crate) description: Option<Text>,
     pub(crate) rename: Option<Spanned<String>>,
     pub(crate) default: Option<Expr>,
 }
@@ -98,8 +115,8 @@ pub(crate) fn tool_args(tokens: TokenStream) -> syn::Result<ToolArgs> {
             .map_or_else(Span::call_site, |s| s.ident.span());
         let result = match key.as_str() {
             NAME => string(&meta, &key).and_then(|v| set(&mut args.name, &key, v)),
-            TITLE => string(&meta, &key).and_then(|v| set(&mut args.title, &key, v)),
-            DESCRIPTION => string(&meta, &key).and_then(|v| set(&mut args.description, &key, v)),
+            TITLE => text(&meta, &key, &mut args.title),
+            DESCRIPTION => text(&meta, &key, &mut args.description),
             READ_ONLY => flag(&meta, &key, span).and_then(|v| set(&mut args.read_only, &key, v)),
             DESTRUCTIVE => {
                 flag(&meta, &key, span).and_then(|v| set(&mut args.destructive, &key, v))
@@ -185,9 +202,7 @@ pub(crate) fn arg_args(attrs: &[Attribute]) -> syn::Result<ArgArgs> {
         let parsed = attr.parse_nested_meta(|meta| {
             let key = key_of(&meta);
             let result = match key.as_str() {
-                DESCRIPTION => {
-                    string(&meta, &key).and_then(|v| set(&mut args.description, &key, v))
-                }
+                DESCRIPTION => text(&meta, &key, &mut args.description),
                 RENAME => string(&meta, &key).and_then(|v| set(&mut args.rename, &key, v)),
                 DEFAULT => match value(&meta)? {
                     Value::Expr(expr) if args.default.is_none() => {
@@ -241,6 +256,28 @@ fn string(meta: &ParseNestedMeta<'_>, key: &str) -> syn::Result<Spanned<String>>
         Value::List(list) => Err(syn::Error::new_spanned(list, message)),
         Value::Absent => Err(meta.error(message)),
     }
+}
+
+/// `key = "text"` or `key = CONSTANT`, once. A literal of another kind is refused here, where
+/// the message can say what is expected; any other expression is left to the compiler.
+fn text(meta: &ParseNestedMeta<'_>, key: &str, slot: &mut Option<Text>) -> syn::Result<()> {
+    let message = format!("`{key}` expects a string or a constant `&str`, like `{key} = \"...\"`");
+    let value = match value(meta)? {
+        Value::Expr(Expr::Lit(ExprLit {
+            lit: Lit::Str(s), ..
+        })) => Text::Literal(s.value()),
+        Value::Expr(literal @ Expr::Lit(_)) => {
+            return Err(syn::Error::new_spanned(literal, message));
+        }
+        Value::Expr(expr) => Text::Expr(expr),
+        Value::List(list) => return Err(syn::Error::new_spanned(list, message)),
+        Value::Absent => return Err(meta.error(message)),
+    };
+    if slot.is_some() {
+        return Err(meta.error(format!("duplicate attribute `{key}`")));
+    }
+    *slot = Some(value);
+    Ok(())
 }
 
 /// `key` alone means true; `key = true` and `key = false` say it explicitly. Spanned at the key.
@@ -370,7 +407,7 @@ mod tests {
         ))
         .unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(args.name.unwrap().value, "x");
-        assert_eq!(args.title.unwrap().value, "X");
+        assert!(matches!(args.title, Some(Text::Literal(t)) if t == "X"));
         assert!(args.read_only.unwrap().value);
         assert!(!args.open_world.unwrap().value);
         assert!(args.destructive.is_none());
@@ -387,7 +424,7 @@ mod tests {
                  `description`, `read_only`, `destructive`, `idempotent`, `open_world`, `icon`, \
                  `meta`, `input_schema`, `undocumented`, `crate`; did you mean `name`?",
                 "`read_only` expects `true` or `false`, or no value",
-                "`title` expects a string, like `title = \"...\"`",
+                "`title` expects a string or a constant `&str`, like `title = \"...\"`",
             ]
         );
         assert_eq!(
@@ -412,14 +449,10 @@ mod tests {
             syn::FnArg::Typed(p) => p.attrs.clone(),
             _ => unreachable!(),
         };
-        assert_eq!(
-            arg_args(&attrs(0))
-                .unwrap_or_default()
-                .description
-                .unwrap()
-                .value,
-            "d"
-        );
+        assert!(matches!(
+            arg_args(&attrs(0)).unwrap_or_default().description,
+            Some(Text::Literal(d)) if d == "d"
+        ));
         assert!(arg_args(&attrs(1)).is_err());
     }
 }

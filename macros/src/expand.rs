@@ -320,8 +320,8 @@ fn call(tool: &Tool<'_>, target: &Target<'_>) -> TokenStream {
 fn spec(tool: &Tool<'_>, target: &Target<'_>, input_schema: &TokenStream) -> TokenStream {
     let private = target.private();
     let name = &tool.name;
-    let title = option_str(tool.args.title.as_ref().map(|t| &t.value));
-    let description = option_str(tool.description.as_ref());
+    let title = option_text(tool.args.title.as_ref());
+    let description = option_text(tool.description.as_ref());
     let hint = |h: &Option<attr::Spanned<bool>>| match h {
         Some(h) => {
             let value = h.value;
@@ -383,6 +383,13 @@ fn spec(tool: &Tool<'_>, target: &Target<'_>, input_schema: &TokenStream) -> Tok
             file: #file,
             line: #line,
         };
+    }
+}
+
+fn option_text(value: Option<&attr::Text>) -> TokenStream {
+    match value {
+        Some(text) => quote!(::core::option::Option::Some(#text)),
+        None => quote!(::core::option::Option::None),
     }
 }
 
