@@ -112,6 +112,39 @@
 //! `#[arg(rename = "...", default = expr, description = "...")]` shapes one argument;
 //! `Args<T>` takes the whole arguments object as one `Deserialize + JsonSchema` struct.
 //!
+//! ## Constraints on arguments
+//!
+//! `#[arg(...)]` also takes schemars' validation attributes, and `#[schemars(...)]` may be
+//! written on an argument as on a struct field:
+//!
+//! | attribute | schema | checked |
+//! |---|---|---|
+//! | `length(min = 1, max = 10)` | `minLength`/`maxLength` on a string, `minItems`/`maxItems` on an array | ✓ |
+//! | `range(min = 0, max = 100)` | `minimum`/`maximum` | ✓ |
+//! | `pattern = "^[a-z]+$"`, `regex(pattern = "...")` | `pattern` | ✓ |
+//! | `email`, `url`, `ipv4`, `ipv6`, `format = "uuid"` | `format` | ✓ (`email`, `hostname`, `ipv4`, `ipv6`, `uri`, `uuid`, `date-time`, `date`, `time`) |
+//! | `inner(length(min = 1))` | the same, on each item of a list | ✓ |
+//!
+//! ```no_run
+//! use toolwright::prelude::*;
+//!
+//! /// Tags notes.
+//! #[mcp_tool]
+//! fn tag(
+//!     #[arg(length(min = 1, max = 20))] ids: Vec<u64>,
+//!     #[arg(pattern = "^[a-z][a-z0-9-]*$", description = "The tag")] tag: String,
+//! ) -> String {
+//!     format!("tagged {} notes {tag}", ids.len())
+//! }
+//! # fn main() {}
+//! ```
+//!
+//! The server enforces what the input schema advertises when it binds the arguments, wherever
+//! the constraint was written (on a parameter, a field of an `Args<T>` struct, a newtype, a
+//! hand-written schema): a value outside it gets the same error as a value of the wrong type,
+//! naming its path (``invalid arguments: `ids`: must have at least 1 item, got 0``). And a
+//! value the schema allows binds: `2.0` is an integer, as JSON Schema says.
+//!
 //! ## Tools on a type
 //!
 //! `#[mcp_tool_type]` on an inherent impl block makes its `#[mcp_tool]` methods (taking `&self`)

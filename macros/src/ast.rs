@@ -42,6 +42,10 @@ pub(crate) enum ParamKind<'a> {
         description: Option<Text>,
         rename: Option<At<String>>,
         default: Option<Box<Expr>>,
+        /// Schema constraints from `#[arg(...)]`, each the inside of a `#[schemars(...)]`.
+        constraints: Vec<proc_macro2::TokenStream>,
+        /// `#[schemars(...)]` written on the parameter, passed on to its field as written.
+        schemars: Vec<&'a Attribute>,
     },
     /// `Args<T>`: the whole arguments object.
     Whole { inner: &'a Type },
@@ -141,7 +145,21 @@ impl<'a> Param<'a> {
                 "a parameter is either a client argument (`#[arg]`) or injected (`#[inject]`), not both",
             ));
         }
-        let kind = if inject_attr.is_some() || (arg_attr.is_none() && is_injectable(ty)) {
+        let schemars: Vec<&Attribute> = original
+            .attrs
+            .iter()
+            .filter(|a| a.path().is_ident(attr::SCHEMARS))
+            .collect();
+        let injected = inject_attr.is_some() || (arg_attr.is_none() && is_injectable(ty));
+        let whole = arg_attr.is_none() && args_inner(ty).is_some();
+        if let (Some(attribute), true) = (schemars.first(), injected || whole) {
+            return Err(syn::Error::new_spanned(
+                attribute,
+                "`#[schemars(...)]` shapes the schema of one client argument; this parameter is \
+                 not one (put it on the fields of an `Args<T>` struct, or mark an argument `#[arg]`)",
+            ));
+        }
+        let kind = if injected {
             let (inner, reference) = match ty {
                 Type::Reference(r) => (&*r.elem, Some(r)),
                 other => (other, None),
@@ -160,6 +178,8 @@ impl<'a> Param<'a> {
                 description: parsed.description.or(from_doc.map(Text::Literal)),
                 rename: parsed.rename,
                 default: parsed.default.map(Box::new),
+                constraints: parsed.constraints,
+                schemars,
             }
         };
         Ok(Param { ident, ty, kind })

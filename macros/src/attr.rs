@@ -19,6 +19,16 @@ pub(crate) const META: &str = "meta";
 pub(crate) const UNDOCUMENTED: &str = "undocumented";
 pub(crate) const RENAME: &str = "rename";
 pub(crate) const DEFAULT: &str = "default";
+pub(crate) const PATTERN: &str = "pattern";
+pub(crate) const FORMAT: &str = "format";
+
+/// `#[arg(...)]` keys that are schemars' own validation attributes, passed on to the argument's
+/// field as `#[schemars(...)]` (and so written exactly as schemars documents them). `pattern`
+/// and `format` are read here first: `pattern = "..."` is the usual way to write a pattern, and
+/// schemars has no attribute for a format of one's choosing.
+const SCHEMARS_KEYS: &[&str] = &[
+    "length", "range", "regex", "contains", "email", "url", "ip", "ipv4", "ipv6", "inner",
+];
 
 const TOOL_KEYS: &[&str] = &[
     NAME,
@@ -35,12 +45,30 @@ const TOOL_KEYS: &[&str] = &[
     CRATE,
 ];
 const ICON_KEYS: &[&str] = &["src", "mime_type", "sizes", "theme"];
-const ARG_KEYS: &[&str] = &[DESCRIPTION, RENAME, DEFAULT];
+const ARG_KEYS: &[&str] = &[
+    DESCRIPTION,
+    RENAME,
+    DEFAULT,
+    "length",
+    "range",
+    PATTERN,
+    FORMAT,
+    "email",
+    "url",
+    "ip",
+    "ipv4",
+    "ipv6",
+    "regex",
+    "contains",
+    "inner",
+];
 
 /// The attribute that marks a parameter as a client argument.
 pub(crate) const ARG: &str = "arg";
 /// The attribute that marks a parameter as injected by the server.
 pub(crate) const INJECT: &str = "inject";
+/// schemars' own attribute, accepted on an argument and passed on to its field.
+pub(crate) const SCHEMARS: &str = "schemars";
 
 /// A value given in an attribute, with the span of its key for error messages.
 pub(crate) struct Spanned<T> {
@@ -53,7 +81,7 @@ pub(crate) struct Spanned<T> {
 #[derive(Clone)]
 pub(crate) enum Text {
     Literal(String),
-    Expr(Expr),
+    Expr(Box<Expr>),
 }
 
 impl quote::ToTokens for Text {
@@ -100,6 +128,8 @@ pub(crate) struct ArgArgs {
     pub(crate) description: Option<Text>,
     pub(crate) rename: Option<Spanned<String>>,
     pub(crate) default: Option<Expr>,
+    /// Constraints for the argument's schema, each the inside of a `#[schemars(...)]`.
+    pub(crate) constraints: Vec<TokenStream>,
 }
 
 /// Parses the arguments of `#[mcp_tool(...)]`, collecting every error.
@@ -215,6 +245,23 @@ pub(crate) fn arg_args(attrs: &[Attribute]) -> syn::Result<ArgArgs> {
                     )),
                     _ => Err(meta.error("`default` expects a value, like `default = 10`")),
                 },
+                PATTERN | FORMAT => match value(&meta)? {
+                    Value::Expr(expr) => {
+                        let path = &meta.path;
+                        args.constraints.push(match key.as_str() {
+                            PATTERN => quote::quote!(regex(#path = #expr)),
+                            _ => quote::quote!(extend(#FORMAT = #expr)),
+                        });
+                        Ok(())
+                    }
+                    _ => Err(meta.error(format!(
+                        "`{key}` expects a string, like `{key} = \"{}\"`",
+                        if key == PATTERN { "^[a-z]+$" } else { "uuid" }
+                    ))),
+                },
+                key if SCHEMARS_KEYS.contains(&key) => {
+                    schemars_item(&meta, key).map(|item| args.constraints.push(item))
+                }
                 _ => Err(unknown("arg", &key, ARG_KEYS, &meta)),
             };
             errors.push(result);
@@ -223,6 +270,67 @@ pub(crate) fn arg_args(attrs: &[Attribute]) -> syn::Result<ArgArgs> {
         errors.push(parsed);
     }
     errors.finish(args)
+}
+
+/// One of schemars' validation items, checked here so that a mistake is one error at its
+/// tokens (schemars' own would leave the arguments struct without its `JsonSchema` impl, and
+/// a second error beside it). Returns the item as written, for `#[schemars(...)]`.
+fn schemars_item(meta: &ParseNestedMeta<'_>, key: &str) -> syn::Result<TokenStream> {
+    const FLAGS: &[&str] = &["email", "url", "ip", "ipv4", "ipv6"];
+    let path = &meta.path;
+    match value(meta)? {
+        Value::Absent if FLAGS.contains(&key) => Ok(quote::quote!(#path)),
+        Value::List(proc_macro2::TokenTree::Group(list)) if !FLAGS.contains(&key) => {
+            schemars_list(key, list.stream())?;
+            Ok(quote::quote!(#path #list))
+        }
+        _ if FLAGS.contains(&key) => Err(meta.error(format!("`{key}` takes no value"))),
+        _ => Err(meta.error(format!("`{key}` expects a list, like `{key}(...)`"))),
+    }
+}
+
+fn schemars_list(key: &str, items: TokenStream) -> syn::Result<()> {
+    let mut errors = Errors::default();
+    let parser = syn::meta::parser(|item| {
+        let name = key_of(&item);
+        let result = match (key, name.as_str()) {
+            ("length" | "range", "min" | "max" | "equal") | ("regex", PATTERN) => {
+                match value(&item)? {
+                    Value::Expr(_) => Ok(()),
+                    _ => Err(item.error(format!("`{name}` expects a value, like `{name} = 1`"))),
+                }
+            }
+            ("length" | "range", _) => {
+                let _ = value(&item);
+                Err(item.error(format!(
+                    "unknown item `{name}` in `{key}(...)`; expected `min`, `max` or `equal`"
+                )))
+            }
+            ("regex", _) => {
+                let _ = value(&item);
+                Err(item.error(format!(
+                    "unknown item `{name}` in `regex(...)`; expected `pattern = \"...\"`"
+                )))
+            }
+            ("inner", name) if SCHEMARS_KEYS.contains(&name) => {
+                schemars_item(&item, name).map(drop)
+            }
+            ("inner", _) => Err(unknown("inner", &name, SCHEMARS_KEYS, &item)),
+            // `contains` takes a pattern or an expression; schemars reads it.
+            _ => {
+                let _ = value(&item);
+                Ok(())
+            }
+        };
+        errors.push(result);
+        Ok(())
+    });
+    if key == "contains" {
+        return Ok(());
+    }
+    let parsed = parser.parse2(items);
+    errors.push(parsed);
+    errors.finish(())
 }
 
 fn key_of(meta: &ParseNestedMeta<'_>) -> String {
@@ -269,7 +377,7 @@ fn text(meta: &ParseNestedMeta<'_>, key: &str, slot: &mut Option<Text>) -> syn::
         Value::Expr(literal @ Expr::Lit(_)) => {
             return Err(syn::Error::new_spanned(literal, message));
         }
-        Value::Expr(expr) => Text::Expr(expr),
+        Value::Expr(expr) => Text::Expr(Box::new(expr)),
         Value::List(list) => return Err(syn::Error::new_spanned(list, message)),
         Value::Absent => return Err(meta.error(message)),
     };

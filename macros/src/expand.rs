@@ -126,6 +126,8 @@ fn args_struct(tool: &Tool<'_>, target: &Target<'_>) -> TokenStream {
                 description,
                 rename,
                 default,
+                constraints,
+                schemars,
             } = &param.kind
             else {
                 unreachable!("arguments() yields arguments")
@@ -145,7 +147,8 @@ fn args_struct(tool: &Tool<'_>, target: &Target<'_>) -> TokenStream {
                 defaults.push(quote! { fn #function() -> #ty { #expr } });
                 quote!(#[serde(default = #path)])
             });
-            quote! { #description #rename #default #ident: #ty }
+            let constraints = constraints.iter().map(|c| quote!(#[schemars(#c)]));
+            quote! { #description #rename #default #(#constraints)* #(#schemars)* #ident: #ty }
         })
         .collect();
     quote! {
@@ -238,9 +241,14 @@ fn call(tool: &Tool<'_>, target: &Target<'_>) -> TokenStream {
             }
         }
         None => {
-            let idents = tool.arguments().map(|p| p.ident);
+            // Bound to generated names: an argument called like the function must not shadow it.
+            let fields = tool.arguments().map(|p| {
+                let ident = p.ident;
+                let local = argument_local(ident);
+                quote!(#ident: #local)
+            });
             quote! {
-                let __ToolArgs { #(#idents),* } = match __invocation.arguments.bind::<__ToolArgs>() {
+                let __ToolArgs { #(#fields),* } = match __invocation.arguments.bind::<__ToolArgs>() {
                     ::core::result::Result::Ok(__bound) => __bound,
                     ::core::result::Result::Err(__invalid) => return __invalid,
                 };
@@ -253,7 +261,7 @@ fn call(tool: &Tool<'_>, target: &Target<'_>) -> TokenStream {
         .iter()
         .enumerate()
         .map(|(i, param)| match &param.kind {
-            ParamKind::Argument { .. } => param.ident.to_token_stream(),
+            ParamKind::Argument { .. } => argument_local(param.ident).to_token_stream(),
             ParamKind::Whole { .. } => quote!(#private::Args(__whole)),
             ParamKind::Injected { inner, reference } => {
                 let local = format_ident!("__inject_{i}");
@@ -384,6 +392,11 @@ fn spec(tool: &Tool<'_>, target: &Target<'_>, input_schema: &TokenStream) -> Tok
             line: #line,
         };
     }
+}
+
+/// The local a client argument is bound to in the handler.
+fn argument_local(ident: &syn::Ident) -> syn::Ident {
+    format_ident!("__arg_{}", unraw(ident))
 }
 
 fn option_text(value: Option<&attr::Text>) -> TokenStream {

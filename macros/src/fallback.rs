@@ -6,7 +6,7 @@ use proc_macro2::TokenStream;
 use quote::quote;
 use syn::{FnArg, ItemFn};
 
-use crate::attr::{ARG, INJECT};
+use crate::attr::{ARG, INJECT, SCHEMARS};
 use crate::expand;
 
 pub(crate) fn tool(args: TokenStream, item: TokenStream) -> TokenStream {
@@ -32,14 +32,16 @@ pub(crate) fn tool(args: TokenStream, item: TokenStream) -> TokenStream {
     }
 }
 
-/// `#[arg]` and `#[inject]` are read by these macros only; the compiler would reject them on a
-/// parameter.
+/// `#[arg]`, `#[inject]` and `#[schemars]` on a parameter are read by these macros only; the
+/// compiler would reject them there.
 pub(crate) fn strip_parameter_attributes<'a>(inputs: impl Iterator<Item = &'a mut FnArg>) {
     for input in inputs {
         if let FnArg::Typed(param) = input {
-            param
-                .attrs
-                .retain(|a| !a.path().is_ident(ARG) && !a.path().is_ident(INJECT));
+            param.attrs.retain(|a| {
+                ![ARG, INJECT, SCHEMARS]
+                    .iter()
+                    .any(|name| a.path().is_ident(name))
+            });
         }
     }
 }

@@ -1,18 +1,29 @@
 //! Binding the client's arguments: deserializing them, and saying precisely what is wrong when
 //! they do not fit, so that a model can correct its call.
 
+use std::borrow::Cow;
 use std::ops::{Deref, DerefMut};
+use std::sync::Arc;
 
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 use serde_json::value::RawValue;
 
+use crate::constraints::Constraints;
 use crate::output::ToolOutput;
 
 /// The arguments of one call, as the client sent them.
-#[derive(Debug, Default)]
+#[derive(Default)]
 pub struct Arguments {
     raw: Option<Box<RawValue>>,
+    /// The tool's input schema's constraints, when it has any.
+    constraints: Option<Arc<Constraints>>,
+}
+
+impl std::fmt::Debug for Arguments {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_tuple("Arguments").field(&self.json()).finish()
+    }
 }
 
 /// Why arguments did not bind: where, and what serde said.
@@ -26,7 +37,16 @@ pub(crate) struct BindError {
 impl Arguments {
     /// Arguments from a raw JSON object, or none.
     pub fn new(raw: Option<Box<RawValue>>) -> Arguments {
-        Arguments { raw }
+        Arguments {
+            raw,
+            constraints: None,
+        }
+    }
+
+    /// The same arguments, checked against `constraints` once they bind.
+    pub(crate) fn constrained(mut self, constraints: Option<Arc<Constraints>>) -> Arguments {
+        self.constraints = constraints;
+        self
     }
 
     fn json(&self) -> &str {
@@ -34,48 +54,107 @@ impl Arguments {
     }
 
     /// Deserializes the arguments into `T`, which rejects unknown fields itself (the struct
-    /// `#[mcp_tool]` generates does).
+    /// `#[mcp_tool]` generates does), then checks the input schema's constraints.
     pub fn bind<T: DeserializeOwned>(&self) -> Result<T, ToolOutput> {
-        serde_json::from_str(self.json()).map_err(|e| self.locate::<T>(&e))
+        self.bind_with(|json| serde_json::from_str(json).map_err(|e| locate::<T>(json, &e)))
     }
 
     /// Deserializes the arguments into `T` (an [`Args<T>`] struct) and rejects any field `T`
     /// ignored: a misspelt optional argument must not vanish silently.
     pub fn bind_whole<T: DeserializeOwned>(&self) -> Result<T, ToolOutput> {
-        let mut ignored = Vec::new();
-        let mut record = |path: serde_ignored::Path<'_>| ignored.push(path.to_string());
-        let mut de = serde_json::Deserializer::from_str(self.json());
-        let value =
-            serde_ignored::deserialize(&mut de, &mut record).map_err(|e| self.locate::<T>(&e))?;
-        match ignored.first() {
-            None => Ok(value),
-            Some(path) => {
-                // serde_ignored marks the inside of an `Option` with `?`.
-                let path = path.replace(".?", "").replace("?.", "");
-                let (parent, field) = path.rsplit_once('.').unwrap_or((".", &path));
-                Err(ToolOutput::invalid_arguments(BindError {
-                    path: parent.to_owned(),
-                    message: format!("unknown field `{field}`"),
-                }))
+        self.bind_with(|json| {
+            let mut ignored = Vec::new();
+            let mut record = |path: serde_ignored::Path<'_>| ignored.push(path.to_string());
+            let mut de = serde_json::Deserializer::from_str(json);
+            let value = serde_ignored::deserialize(&mut de, &mut record)
+                .map_err(|e| locate::<T>(json, &e))?;
+            match ignored.first() {
+                None => Ok(value),
+                Some(path) => {
+                    // serde_ignored marks the inside of an `Option` with `?`.
+                    let path = path.replace(".?", "").replace("?.", "");
+                    let (parent, field) = path.rsplit_once('.').unwrap_or((".", &path));
+                    Err(ToolOutput::invalid_arguments(BindError {
+                        path: parent.to_owned(),
+                        message: format!("unknown field `{field}`"),
+                    }))
+                }
             }
-        }
+        })
     }
 
-    /// The error of arguments that did not bind, with where it is. Binding tracks no path
-    /// (tracking made it 2.4 to 3.4 times slower, see `benches/hot_path.rs`), so the failed
-    /// binding is repeated once with tracking; deserializing is deterministic, so it fails at
-    /// the same place.
-    #[cold]
-    fn locate<T: DeserializeOwned>(&self, first: &serde_json::Error) -> ToolOutput {
-        let mut de = serde_json::Deserializer::from_str(self.json());
-        match serde_path_to_error::deserialize::<_, T>(&mut de) {
-            Err(e) => invalid(&e),
-            Ok(_) => ToolOutput::invalid_arguments(BindError {
-                path: ".".to_owned(),
-                message: without_position(first),
-            }),
+    /// Binds with `bind`, retrying once with integral numbers written as integers, then checks
+    /// the constraints.
+    fn bind_with<T>(&self, bind: impl Fn(&str) -> Result<T, ToolOutput>) -> Result<T, ToolOutput> {
+        let mut json = Cow::Borrowed(self.json());
+        let value = match bind(&json) {
+            Ok(value) => value,
+            Err(error) => match integral(&json) {
+                // `2.0` is an integer to JSON Schema (`"type": "integer"` accepts it), but not to
+                // serde: a value the schema allows must bind.
+                Some(rewritten) => {
+                    let value = bind(&rewritten).map_err(|_| error)?;
+                    json = Cow::Owned(rewritten);
+                    value
+                }
+                None => return Err(error),
+            },
+        };
+        if let Some(constraints) = &self.constraints {
+            let arguments: Value = serde_json::from_str(&json).unwrap_or(Value::Null);
+            constraints.check(&arguments).map_err(|v| {
+                ToolOutput::invalid_arguments(BindError {
+                    path: v.path,
+                    message: v.message,
+                })
+            })?;
+        }
+        Ok(value)
+    }
+}
+
+/// The error of arguments that did not bind, with where it is. Binding tracks no path
+/// (tracking made it 2.4 to 3.4 times slower, see `benches/hot_path.rs`), so the failed binding
+/// is repeated once with tracking; deserializing is deterministic, so it fails at the same
+/// place.
+#[cold]
+fn locate<T: DeserializeOwned>(json: &str, first: &serde_json::Error) -> ToolOutput {
+    let mut de = serde_json::Deserializer::from_str(json);
+    match serde_path_to_error::deserialize::<_, T>(&mut de) {
+        Err(e) => invalid(&e),
+        Ok(_) => ToolOutput::invalid_arguments(BindError {
+            path: ".".to_owned(),
+            message: without_position(first),
+        }),
+    }
+}
+
+/// `json` with every float that has no fractional part (`2.0`, `1e3`) written as an integer,
+/// or `None` when it has none.
+#[cold]
+fn integral(json: &str) -> Option<String> {
+    fn rewrite(value: &mut Value) -> bool {
+        match value {
+            Value::Number(n) if n.is_f64() => {
+                let f = n.as_f64().unwrap_or(f64::NAN);
+                let integer = if f.fract() != 0.0 {
+                    None
+                } else if f >= 0.0 && f <= u64::MAX as f64 {
+                    Some(serde_json::Number::from(f as u64))
+                } else if f < 0.0 && f >= i64::MIN as f64 {
+                    Some(serde_json::Number::from(f as i64))
+                } else {
+                    None
+                };
+                integer.map(|i| *n = i).is_some()
+            }
+            Value::Array(items) => items.iter_mut().fold(false, |any, v| rewrite(v) | any),
+            Value::Object(map) => map.values_mut().fold(false, |any, v| rewrite(v) | any),
+            _ => false,
         }
     }
+    let mut value: Value = serde_json::from_str(json).ok()?;
+    rewrite(&mut value).then(|| value.to_string())
 }
 
 fn invalid(e: &serde_path_to_error::Error<serde_json::Error>) -> ToolOutput {
@@ -293,6 +372,31 @@ mod tests {
         assert_eq!(
             message(args(r#"{"a":1,"inner":{"n":1,"tags":[],"x":0}}"#).bind_whole::<Lenient>()),
             "invalid arguments: `inner`: unknown field `x`"
+        );
+    }
+
+    #[test]
+    fn integral_floats_bind_as_integers() {
+        #[derive(serde::Deserialize, Debug, PartialEq)]
+        struct Counts {
+            a: i64,
+            b: u8,
+            c: f64,
+            d: Vec<u32>,
+        }
+        let bound = args(r#"{"a":-2.0,"b":1e2,"c":2.5,"d":[1.0,2]}"#).bind::<Counts>();
+        assert_eq!(
+            bound.unwrap(),
+            Counts {
+                a: -2,
+                b: 100,
+                c: 2.5,
+                d: vec![1, 2]
+            }
+        );
+        assert_eq!(
+            message(args(r#"{"a":2.5,"inner":null}"#).bind::<Strict>()),
+            "invalid arguments: `a`: invalid type: floating point `2.5`, expected i64"
         );
     }
 

@@ -361,7 +361,7 @@ impl Connection {
             Some(a) if !a.get().starts_with('{') => {
                 return Err(invalid_params("`arguments` must be an object"));
             }
-            a => Arguments::new(a.map(RawValue::to_owned)),
+            a => Arguments::new(a.map(RawValue::to_owned)).constrained(tool.constraints.clone()),
         };
         let workers = self.workers.get().map_err(|e| {
             RpcError::new(

@@ -13,6 +13,7 @@ use serde::Serialize;
 use serde_json::value::RawValue;
 
 use crate::binding::Arguments;
+use crate::constraints::Constraints;
 use crate::context::{Context, Inject, Requirements};
 use crate::error::Error;
 use crate::output::ToolOutput;
@@ -199,6 +200,8 @@ pub(crate) struct ToolDef {
     /// The input schema as served: generated and serialized, or the hand-written text.
     pub(crate) input_schema_json: Box<RawValue>,
     pub(crate) output: Option<OutputSchema>,
+    /// What the input schema asks of values beyond their types, when it asks anything.
+    pub(crate) constraints: Option<Arc<Constraints>>,
     pub(crate) meta: Option<Box<RawValue>>,
     pub(crate) instance: Option<Arc<dyn Any + Send + Sync>>,
 }
@@ -233,6 +236,9 @@ impl ToolDef {
                  `Args<T>` needs a struct `T`",
             ));
         }
+        let constraints = Constraints::new(&input_schema)
+            .map_err(|problem| invalid(&problem))?
+            .map(Arc::new);
         let mut generator = schema::output_generator();
         let output = (spec.output_schema)(&mut generator).map(|s| {
             let s = schema::with_definitions(s, &mut generator);
@@ -253,6 +259,7 @@ impl ToolDef {
             input_schema,
             input_schema_json,
             output,
+            constraints,
             meta,
             instance,
         })
