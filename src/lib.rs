@@ -26,6 +26,11 @@
 //! The program serves MCP over stdio when run with no arguments, the way an MCP client starts
 //! it. Run it with `list` to see its tools, or `call add '{"a": 2, "b": 3}'` to call one.
 //!
+//! toolwright serves tools only: not resources, prompts or completions (a client asking for
+//! them gets `-32601`, and the capabilities declare only `tools` and `logging`). Meanwhile, data
+//! a model should read can be a `read_only` tool, and a tool's result can carry resources
+//! ([`Content::resource_link`], [`Content::text_resource`], [`Content::blob_resource`]).
+//!
 //! ## `#[mcp_tool]`
 //!
 //! | attribute | meaning |
@@ -187,7 +192,7 @@ pub use toolwright_runtime::{
     Annotations, Args, Cancellation, ClientInfo, Content, Context, EmbeddedResource, Era, Error,
     Inject, IntoToolOutput, Json, Level, Log, Progress, ProtocolVersion, Requirements,
     ResourceLink, Result, SchemaProfile, Server, State, Structured, Text, Tool, ToolError,
-    ToolOutput,
+    ToolOrder, ToolOutput,
 };
 
 /// The names most programs need: `use toolwright::prelude::*;`.

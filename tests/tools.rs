@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 use common::InProcess;
 use serde::Serialize;
 use serde_json::{Value, json};
+use toolwright::ToolOrder;
 use toolwright::prelude::*;
 
 /// Sleeps on the calling thread, like a tool that does blocking I/O.
@@ -348,6 +349,40 @@ fn explicit_registration_serves_only_the_chosen_tools() {
     let names = common::tool_names(&list);
     assert_eq!(names, ["make.pair", "nothing"]);
     server.finish().unwrap();
+}
+
+#[test]
+fn the_list_is_alphabetical_unless_the_author_asks_for_registration_order() {
+    let list_of = |server: Server| {
+        let mut server = InProcess::start(server);
+        server.client.initialize("2025-11-25");
+        let list = server.client.request("tools/list", json!({}));
+        let names: Vec<String> = common::tool_names(&list)
+            .into_iter()
+            .map(str::to_owned)
+            .collect();
+        server.finish().unwrap();
+        names
+    };
+    let chosen = || {
+        Server::new("order", "1")
+            .tool::<refuse>()
+            .tool::<block_for>()
+    };
+    assert_eq!(list_of(chosen()), ["block_for", "refuse"]);
+    assert_eq!(
+        list_of(chosen().tool_order(ToolOrder::Registration)),
+        ["refuse", "block_for"]
+    );
+    // `discover` contributes its tools in the order they are defined in the source.
+    let discovered = list_of(all_tools().tool_order(ToolOrder::Registration));
+    assert_eq!(
+        discovered[..4],
+        ["block_for", "wait_for", "explode", "explode_later"]
+    );
+    let mut sorted = discovered.clone();
+    sorted.sort();
+    assert_eq!(list_of(all_tools()), sorted);
 }
 
 #[test]

@@ -49,7 +49,7 @@ pub use output::{
 pub use progress::Progress;
 pub use protocol::{Era, ProtocolVersion};
 pub use schema::{SchemaProfile, input_schema, whole_input_schema};
-pub use server::{DEFAULT_MAX_IN_FLIGHT, DEFAULT_MAX_MESSAGE_SIZE, Server};
+pub use server::{DEFAULT_MAX_IN_FLIGHT, DEFAULT_MAX_MESSAGE_SIZE, Server, ToolOrder};
 pub use tool::{
     Annotations, BoxFuture, Handler, Icon, Injector, Invocation, MethodRegistration, Registration,
     Tool, ToolSpec, injector, tool_future,

@@ -52,6 +52,19 @@ pub(crate) struct ServerInfo {
     pub(crate) instructions: Option<String>,
 }
 
+/// The order of `tools/list`. Clients show the list as it is sent.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ToolOrder {
+    /// Alphabetical by name.
+    #[default]
+    Name,
+    /// The order the server was given the tools in: by [`Server::tool`] and [`Server::tools`]
+    /// calls, one after another; the tools of one [`Server::discover`] or [`Server::tools`]
+    /// call in the order of their definitions (by source file, then line).
+    Registration,
+}
+
 #[derive(Debug, Clone)]
 pub(crate) struct Limits {
     pub(crate) max_message_size: usize,
@@ -61,6 +74,7 @@ pub(crate) struct Limits {
     pub(crate) profile: SchemaProfile,
     pub(crate) page_size: Option<usize>,
     pub(crate) max_in_flight: usize,
+    pub(crate) order: ToolOrder,
 }
 
 /// The largest message accepted by default: 8 MiB.
@@ -91,6 +105,7 @@ impl Server {
                 profile: SchemaProfile::Portable,
                 page_size: None,
                 max_in_flight: DEFAULT_MAX_IN_FLIGHT,
+                order: ToolOrder::Name,
             },
         }
     }
@@ -110,7 +125,7 @@ impl Server {
     /// Serves every `#[mcp_tool]` function linked into the program.
     pub fn discover(mut self) -> Server {
         self.tools
-            .extend(tool::discovered().map(|spec| (spec, None)));
+            .extend(tool::in_definition_order(tool::discovered()).map(|spec| (spec, None)));
         self
     }
 
@@ -139,8 +154,10 @@ impl Server {
         self.tool_types.push((id, name));
         let instance: Instance = instance;
         let before = self.tools.len();
-        self.tools
-            .extend(tool::methods_of(id).map(|spec| (spec, Some(Arc::clone(&instance)))));
+        self.tools.extend(
+            tool::in_definition_order(tool::methods_of(id))
+                .map(|spec| (spec, Some(Arc::clone(&instance)))),
+        );
         if self.tools.len() == before {
             self.errors.push(Error::ToolType {
                 type_name: name,
@@ -160,6 +177,13 @@ impl Server {
     /// list is one page.
     pub fn page_size(mut self, size: usize) -> Server {
         self.limits.page_size = Some(size.max(1));
+        self
+    }
+
+    /// The order of `tools/list`: alphabetical by default, or [`ToolOrder::Registration`].
+    /// Either way it is the same on every run, as the specification asks.
+    pub fn tool_order(mut self, order: ToolOrder) -> Server {
+        self.limits.order = order;
         self
     }
 
@@ -235,13 +259,13 @@ impl Server {
         if !self.errors.is_empty() {
             return Err(self.errors.swap_remove(0));
         }
-        let mut by_name: HashMap<&'static str, (&'static ToolSpec, Option<Instance>)> =
-            HashMap::new();
+        let mut registered: Vec<(&'static ToolSpec, Option<Instance>)> = Vec::new();
+        let mut by_name: HashMap<&'static str, &'static ToolSpec> = HashMap::new();
         for (spec, instance) in self.tools {
             match by_name.get(spec.name) {
                 // The same tool registered twice (say, by `discover` and by `tool`) is one tool.
-                Some((seen, _)) if std::ptr::eq(*seen, spec) => {}
-                Some((seen, _)) => {
+                Some(seen) if std::ptr::eq(*seen, spec) => {}
+                Some(seen) => {
                     let (first, second) = ordered(seen, spec);
                     return Err(Error::DuplicateTool {
                         name: spec.name.to_owned(),
@@ -250,11 +274,12 @@ impl Server {
                     });
                 }
                 None => {
-                    by_name.insert(spec.name, (spec, instance));
+                    by_name.insert(spec.name, spec);
+                    registered.push((spec, instance));
                 }
             }
         }
-        for (spec, _) in by_name.values() {
+        for (spec, _) in &registered {
             let mut needs = Requirements::default();
             (spec.requirements)(&mut needs);
             if let Some((_, type_name)) = needs
@@ -269,11 +294,13 @@ impl Server {
                 });
             }
         }
-        let mut tools = by_name
-            .into_values()
+        let mut tools = registered
+            .into_iter()
             .map(|(spec, instance)| ToolDef::new(spec, instance, self.limits.profile))
             .collect::<Result<Vec<_>>>()?;
-        tools.sort_by(|a, b| a.spec.name.cmp(b.spec.name));
+        if self.limits.order == ToolOrder::Name {
+            tools.sort_by(|a, b| a.spec.name.cmp(b.spec.name));
+        }
         let index = tools
             .iter()
             .enumerate()
@@ -305,7 +332,7 @@ fn ordered(a: &ToolSpec, b: &ToolSpec) -> (String, String) {
 pub(crate) struct Service {
     pub(crate) info: ServerInfo,
     pub(crate) limits: Limits,
-    /// Sorted by name, which is the order of `tools/list`.
+    /// In the order of `tools/list`.
     pub(crate) tools: Vec<ToolDef>,
     index: HashMap<&'static str, usize, IdHashing>,
     pub(crate) states: Arc<States>,

@@ -157,6 +157,16 @@ pub(crate) fn discovered() -> impl Iterator<Item = &'static ToolSpec> {
     inventory::iter::<Registration>.into_iter().map(|r| r.0)
 }
 
+/// `specs` sorted by where they are defined: source file, then line. The order of link-time
+/// registration is the linker's; this one is the author's, and the same on every build.
+pub(crate) fn in_definition_order(
+    specs: impl Iterator<Item = &'static ToolSpec>,
+) -> impl Iterator<Item = &'static ToolSpec> {
+    let mut specs: Vec<_> = specs.collect();
+    specs.sort_by_key(|spec| (spec.file, spec.line));
+    specs.into_iter()
+}
+
 /// A `#[mcp_tool]` method of a `#[mcp_tool_type]` impl block, registered under its type.
 pub struct MethodRegistration {
     /// The type whose method it is.
