@@ -1,18 +1,19 @@
 //! Micro-benchmarks of the pieces on every call's path: parsing a message, dispatching it,
 //! binding its arguments, and shaping the result for each protocol revision.
 //!
-//! `cargo bench --features bench --bench hot_path`. The end-to-end comparison with other
-//! servers, over real pipes, is `bench/run.sh`.
+//! `cargo bench --features testing --bench hot_path`. The servers are driven in-process with
+//! `toolwright::testing`; the end-to-end comparison with other servers, over real pipes, is
+//! `bench/run.sh`.
 
 use std::hint::black_box;
 
-use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
+use criterion::{Criterion, criterion_group, criterion_main};
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
+use toolwright::__private::Arguments;
+use toolwright::ProtocolVersion;
 use toolwright::prelude::*;
-use toolwright_runtime::bench::Harness;
-use toolwright_runtime::jsonrpc::classify;
-use toolwright_runtime::{Arguments, ProtocolVersion};
+use toolwright::testing::Client;
 
 /// Echoes the text.
 #[mcp_tool]
@@ -64,9 +65,12 @@ const CALL_ECHO_ASYNC: &str = r#"{"jsonrpc":"2.0","id":7,"method":"tools/call","
 const CALL_ADD_STATELESS: &str = r#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"add","arguments":{"a":40,"b":2},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#;
 const LIST: &str = r#"{"jsonrpc":"2.0","id":7,"method":"tools/list"}"#;
 const PING: &str = r#"{"jsonrpc":"2.0","id":7,"method":"ping"}"#;
-const CANCELLED: &str =
-    r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":99}}"#;
-const INITIALIZE: &str = r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"bench","version":"0"}}}"#;
+
+/// Takes 100 items.
+#[mcp_tool]
+fn take(items: Vec<Item>) -> usize {
+    items.len()
+}
 
 fn server() -> Server {
     Server::new("bench", "0")
@@ -74,43 +78,23 @@ fn server() -> Server {
         .tool::<add>()
         .tool::<echo_async>()
         .tool::<items>()
+        .tool::<take>()
 }
 
-/// A connection after the 2025-11-25 handshake.
-fn connected() -> Harness {
-    let harness = Harness::new(server()).expect("the server builds");
-    let answer = harness.exchange(INITIALIZE.as_bytes());
-    assert!(answer.starts_with(br#"{"jsonrpc":"2.0","id":0,"result":"#));
-    harness
-}
-
-fn parse(c: &mut Criterion) {
-    let mut group = c.benchmark_group("parse");
-    let items_line = serde_json::to_string(&serde_json::json!({
-        "jsonrpc": "2.0", "id": 7, "method": "tools/call",
-        "params": {"name": "take", "arguments": {"items": hundred_items()}},
-    }))
-    .unwrap();
-    for (name, line) in [
-        ("tools/call add", CALL_ADD),
-        ("tools/call stateless", CALL_ADD_STATELESS),
-        ("tools/call 100 structs", &items_line),
-        ("notification", CANCELLED),
-    ] {
-        group.bench_function(name, |b| {
-            b.iter(|| black_box(classify(black_box(line.as_bytes()))))
-        });
-    }
-    group.finish();
+/// One line in, its answer out, through the in-process client's wire-level access: nothing is
+/// built or parsed on the client's side.
+fn exchange(client: &mut Client, line: &str) -> String {
+    client.send_line(line);
+    client.next_line()
 }
 
 fn dispatch(c: &mut Criterion) {
-    let harness = connected();
+    let mut client = Client::connect(server(), ProtocolVersion::V2025_11_25).unwrap();
     let mut group = c.benchmark_group("dispatch");
     // Every line is answered once, and each answer is checked once before timing starts.
     for (name, line, answer) in [
         ("ping", PING, "{}"),
-        ("tools/list, 4 tools", LIST, "\"tools\""),
+        ("tools/list, 5 tools", LIST, "\"tools\""),
         ("tools/call add", CALL_ADD, "\"42\""),
         ("tools/call echo", CALL_ECHO, "hello"),
         ("tools/call echo, async tool", CALL_ECHO_ASYNC, "hello"),
@@ -119,14 +103,21 @@ fn dispatch(c: &mut Criterion) {
             CALL_ADD_STATELESS,
             "\"resultType\":\"complete\"",
         ),
+        ("tools/call, 100 structs in", &take_line(), "\"100\""),
     ] {
-        let first = String::from_utf8(harness.exchange(line.as_bytes())).unwrap();
+        let first = exchange(&mut client, line);
         assert!(first.contains(answer), "{name}: {first}");
-        group.bench_function(name, |b| {
-            b.iter(|| harness.exchange(black_box(line.as_bytes())))
-        });
+        group.bench_function(name, |b| b.iter(|| exchange(&mut client, black_box(line))));
     }
     group.finish();
+}
+
+fn take_line() -> String {
+    serde_json::to_string(&serde_json::json!({
+        "jsonrpc": "2.0", "id": 7, "method": "tools/call",
+        "params": {"name": "take", "arguments": {"items": hundred_items()}},
+    }))
+    .unwrap()
 }
 
 #[derive(Deserialize)]
@@ -145,6 +136,7 @@ struct TakeArgs {
     items: Vec<Item>,
 }
 
+/// Binding alone, as generated handlers do it.
 fn bind(c: &mut Criterion) {
     let mut group = c.benchmark_group("bind");
     let raw = |json: String| Arguments::new(Some(RawValue::from_string(json).unwrap()));
@@ -163,29 +155,34 @@ fn bind(c: &mut Criterion) {
     group.finish();
 }
 
+/// A structured result shaped for each revision: an integer (wrapped as `{"result": 42}` where
+/// structured content must be an object) and 100 structs.
 fn shape(c: &mut Criterion) {
-    let harness = Harness::new(server()).expect("the server builds");
     let mut group = c.benchmark_group("shape");
-    let items = hundred_items();
     for version in ProtocolVersion::ALL {
-        // The integer is wrapped as {"result": 42} where structured content must be an object.
-        group.bench_function(format!("integer, {version}"), |b| {
-            b.iter_batched(
-                || ToolOutput::structured(&42),
-                |output| harness.shape("add", version, output),
-                BatchSize::SmallInput,
-            )
-        });
-        group.bench_function(format!("100 structs, {version}"), |b| {
-            b.iter_batched(
-                || ToolOutput::structured(&items),
-                |output| harness.shape("items", version, output),
-                BatchSize::SmallInput,
-            )
-        });
+        let mut client = Client::connect(server(), version).unwrap();
+        let meta = match version {
+            ProtocolVersion::V2026_07_28 => {
+                r#","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}"#
+            }
+            _ => "",
+        };
+        for (name, tool) in [
+            ("integer", "add\",\"arguments\":{\"a\":40,\"b\":2}"),
+            ("100 structs", "items\""),
+        ] {
+            let line = format!(
+                r#"{{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{{"name":"{tool}{meta}}}}}"#
+            );
+            let first = exchange(&mut client, &line);
+            assert!(first.contains("\"content\""), "{version} {name}: {first}");
+            group.bench_function(format!("{name}, {version}"), |b| {
+                b.iter(|| exchange(&mut client, black_box(&line)))
+            });
+        }
     }
     group.finish();
 }
 
-criterion_group!(benches, parse, dispatch, bind, shape);
+criterion_group!(benches, dispatch, bind, shape);
 criterion_main!(benches);

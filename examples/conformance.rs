@@ -3,6 +3,7 @@
 //! `tests/interop/run.sh` serves it to the suite (behind a stdio-to-HTTP bridge) and to the
 //! official SDK clients.
 
+use std::process::ExitCode;
 use std::time::Duration;
 
 use serde_json::Value;
@@ -121,10 +122,43 @@ fn json_schema_2020_12_tool(arguments: Args<Value>) -> String {
     format!("ok: {}", arguments.0)
 }
 
-fn main() -> toolwright::Result<()> {
+fn server() -> Server {
     toolwright::server!()
         .title("Conformance fixtures")
         .instructions("Fixture tools for the MCP conformance suite.")
         .discover()
-        .run()
+}
+
+fn main() -> ExitCode {
+    server().run()
+}
+
+// Needs toolwright's `testing` feature (`cargo test --all-features`).
+#[cfg(all(test, feature = "testing"))]
+mod tests {
+    use super::*;
+    use serde_json::json;
+    use toolwright::testing::{Client, Manifest};
+    use toolwright::{Level, ProtocolVersion};
+
+    #[test]
+    fn progress_and_logs_reach_the_client() {
+        let mut client = Client::connect(server(), ProtocolVersion::V2025_11_25).unwrap();
+        client.log_level(Level::Debug).unwrap();
+        let result = client
+            .start("test_tool_with_progress", json!({}))
+            .finish()
+            .unwrap();
+        let done: Vec<f64> = result.progress().iter().map(|p| p.progress).collect();
+        assert_eq!(done, [0.0, 50.0, 100.0]);
+        let result = client.call("test_tool_with_logging", json!({})).unwrap();
+        assert_eq!(result.logs().len(), 3);
+    }
+
+    #[test]
+    fn tools_match_the_pinned_manifest() {
+        Manifest::of(server())
+            .unwrap()
+            .assert_matches("examples/manifests/conformance.json");
+    }
 }

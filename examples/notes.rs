@@ -7,12 +7,13 @@
 //! ```
 
 use std::collections::BTreeMap;
+use std::process::ExitCode;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use schemars::JsonSchema;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use toolwright::prelude::*;
 
 /// The notes, in memory; all calls share one `Notes`.
@@ -22,14 +23,14 @@ struct Notes {
     notes: Mutex<BTreeMap<u64, Note>>,
 }
 
-#[derive(Clone, Serialize, JsonSchema)]
+#[derive(Clone, Serialize, Deserialize, JsonSchema, Debug, PartialEq)]
 struct Note {
     id: u64,
     text: String,
     tags: Vec<String>,
 }
 
-#[derive(Serialize, JsonSchema)]
+#[derive(Serialize, Deserialize, JsonSchema, Debug)]
 struct NoteList {
     notes: Vec<Note>,
 }
@@ -153,7 +154,7 @@ impl Notes {
     }
 }
 
-fn main() -> toolwright::Result<()> {
+fn server() -> Server {
     toolwright::server!()
         .title("Notes")
         .instructions("Keeps short notes in memory; find them again by tag.")
@@ -161,5 +162,71 @@ fn main() -> toolwright::Result<()> {
             max_note_len: 10_000,
         })
         .tools(Notes::default())
-        .run()
+}
+
+fn main() -> ExitCode {
+    server().run()
+}
+
+// Needs toolwright's `testing` feature (`cargo test --all-features`).
+#[cfg(all(test, feature = "testing"))]
+mod tests {
+    use super::*;
+    use serde_json::json;
+    use toolwright::ProtocolVersion;
+    use toolwright::testing::{Client, Manifest};
+
+    #[test]
+    fn notes_are_found_by_tag_in_every_revision() {
+        for revision in ProtocolVersion::ALL {
+            let mut client = Client::connect(server(), revision).unwrap();
+            for (text, tag) in [("milk", "shop"), ("call Ada", "work")] {
+                let added = client
+                    .call("add_note", json!({"text": text, "tags": [tag]}))
+                    .unwrap();
+                assert!(!added.is_error(), "{revision}: {}", added.text());
+            }
+            let listed = client.call("list_notes", json!({"tag": "work"})).unwrap();
+            if revision.has_structured_output() {
+                let list: NoteList = listed.structured().unwrap();
+                let texts: Vec<&str> = list.notes.iter().map(|n| n.text.as_str()).collect();
+                assert_eq!(texts, ["call Ada"], "{revision}");
+            } else {
+                assert!(listed.text().contains("call Ada"), "{revision}");
+            }
+        }
+    }
+
+    #[test]
+    fn an_export_reports_progress_and_stops_when_cancelled() {
+        let mut client = Client::new(server()).unwrap();
+        for text in ["a", "b", "c"] {
+            client.call("add_note", json!({"text": text})).unwrap();
+        }
+        let path = std::env::temp_dir().join(format!("notes-{}.md", std::process::id()));
+        let path = path.to_str().unwrap();
+        let done = client
+            .start("export_notes", json!({"path": path}))
+            .finish()
+            .unwrap();
+        assert_eq!(done.progress().len(), 3);
+        assert_eq!(done.progress()[2].message.as_deref(), Some("note 3"));
+
+        let mut slow = client.start("export_notes", json!({"path": path, "pause_ms": 10_000}));
+        slow.next_progress();
+        slow.cancel();
+        // The tool removes its partial file when it sees the cancellation.
+        let gone = (0..100).any(|_| {
+            std::thread::sleep(Duration::from_millis(20));
+            !std::path::Path::new(path).exists()
+        });
+        assert!(gone, "the partial export was removed");
+    }
+
+    #[test]
+    fn tools_match_the_pinned_manifest() {
+        Manifest::of(server())
+            .unwrap()
+            .assert_matches("examples/manifests/notes.json");
+    }
 }

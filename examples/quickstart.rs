@@ -6,8 +6,10 @@
 //! cargo run --example quickstart -- call convert_length '{"value": 5, "from": "km", "to": "mi"}'
 //! ```
 
+use std::process::ExitCode;
+
 use schemars::JsonSchema;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use toolwright::prelude::*;
 
 /// Adds two integers.
@@ -57,7 +59,7 @@ fn convert_length(value: f64, from: String, to: String) -> Result<Length, ToolEr
     })
 }
 
-#[derive(Serialize, JsonSchema)]
+#[derive(Serialize, Deserialize, JsonSchema, Debug, PartialEq)]
 struct Length {
     value: f64,
     unit: String,
@@ -95,10 +97,72 @@ async fn head(path: String, lines: Option<usize>) -> Result<String, ToolError> {
     Ok(head.join("\n"))
 }
 
-fn main() -> toolwright::Result<()> {
+fn server() -> Server {
     toolwright::server!()
         .title("Quickstart")
         .instructions("Arithmetic, text statistics, unit conversion and reading files.")
         .discover()
-        .run()
+}
+
+fn main() -> ExitCode {
+    server().run()
+}
+
+// A server's tests talk to it in-process with `toolwright::testing`, which needs the `testing`
+// feature: in a crate of your own, enable it in `[dev-dependencies]`. (Here, in toolwright's
+// own examples, `cargo test --all-features` turns it on.)
+#[cfg(all(test, feature = "testing"))]
+mod tests {
+    use super::*;
+    use serde_json::json;
+    use toolwright::ProtocolVersion;
+    use toolwright::testing::{Client, Manifest};
+
+    #[test]
+    fn converts_in_every_revision() {
+        for revision in ProtocolVersion::ALL {
+            let mut client = Client::connect(server(), revision).unwrap();
+            let result = client
+                .call(
+                    "convert_length",
+                    json!({"value": 2, "from": "km", "to": "m"}),
+                )
+                .unwrap();
+            if revision.has_structured_output() {
+                // Checked against the output schema the tool advertised in this revision.
+                let length: Length = result.structured().unwrap();
+                assert_eq!(
+                    length,
+                    Length {
+                        value: 2000.0,
+                        unit: "m".into()
+                    }
+                );
+            } else {
+                assert_eq!(result.text(), r#"{"value":2000.0,"unit":"m"}"#);
+            }
+        }
+    }
+
+    #[test]
+    fn unknown_units_are_errors_the_model_can_read() {
+        let mut client = Client::new(server()).unwrap();
+        let result = client
+            .call(
+                "convert_length",
+                json!({"value": 1, "from": "km", "to": "league"}),
+            )
+            .unwrap();
+        assert!(result.is_error());
+        assert!(result.text().starts_with("unknown unit `league`"));
+    }
+
+    /// Fails when a tool changes, listing each change as breaking or compatible; run with
+    /// `TOOLWRIGHT_MANIFEST=overwrite` to pin a change that is meant.
+    #[test]
+    fn tools_match_the_pinned_manifest() {
+        Manifest::of(server())
+            .unwrap()
+            .assert_matches("examples/manifests/quickstart.json");
+    }
 }

@@ -18,7 +18,7 @@
 //!     a + b
 //! }
 //!
-//! fn main() -> toolwright::Result<()> {
+//! fn main() -> std::process::ExitCode {
 //!     toolwright::server!().discover().run()
 //! }
 //! ```
@@ -109,7 +109,7 @@
 //!     vec![format!("{query} ({limit})")]
 //! }
 //!
-//! fn main() -> toolwright::Result<()> {
+//! fn main() -> std::process::ExitCode {
 //!     toolwright::server!().state(Catalogue).discover().run()
 //! }
 //! ```
@@ -173,7 +173,7 @@
 //!     }
 //! }
 //!
-//! fn main() -> toolwright::Result<()> {
+//! fn main() -> std::process::ExitCode {
 //!     toolwright::server!().tools(Notes::default()).run()
 //! }
 //! ```
@@ -189,11 +189,19 @@
 
 pub use toolwright_macros::{mcp_tool, mcp_tool_type};
 pub use toolwright_runtime::{
-    Annotations, Args, Cancellation, ClientInfo, Content, Context, EmbeddedResource, Era, Error,
+    Args, Cancellation, ClientInfo, Command, Content, Context, EmbeddedResource, Era, Error,
     Inject, IntoToolOutput, Json, Level, Log, Progress, ProtocolVersion, Requirements,
     ResourceLink, Result, SchemaProfile, Server, State, Structured, Text, Tool, ToolError,
-    ToolOrder, ToolOutput,
+    ToolOrder, ToolOutput, UsageError,
 };
+
+/// Testing tools without a client process: an in-process [`Client`](testing::Client) that
+/// checks structured results against the advertised schemas, and a [`Manifest`](testing::Manifest)
+/// of the tools that tests pin. Needs the `testing` feature (in `[dev-dependencies]`).
+#[cfg(feature = "testing")]
+pub mod testing {
+    pub use toolwright_runtime::testing::*;
+}
 
 /// The names most programs need: `use toolwright::prelude::*;`.
 pub mod prelude {
@@ -208,7 +216,7 @@ pub mod prelude {
 /// package name) and its package version, from Cargo.
 ///
 /// ```no_run
-/// fn main() -> toolwright::Result<()> {
+/// fn main() -> std::process::ExitCode {
 ///     toolwright::server!().discover().run()
 /// }
 /// ```
@@ -229,9 +237,5 @@ macro_rules! server {
 /// release.
 #[doc(hidden)]
 pub mod __private {
-    pub use toolwright_runtime::{
-        Annotations, Args, BoxFuture, Handler, Icon, Injector, Invocation, MethodRegistration,
-        Registration, Requirements, Tool, ToolOutput, ToolSpec, injector, input_schema, inventory,
-        schemars, select, serde, tool_future, whole_input_schema,
-    };
+    pub use toolwright_runtime::private::*;
 }

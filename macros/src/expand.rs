@@ -286,10 +286,7 @@ fn call(tool: &Tool<'_>, target: &Target<'_>) -> TokenStream {
     let (this, callee) = match target.owner {
         Some(owner) => (
             quote! {
-                let __instance = __invocation.instance();
-                let __this: &#owner = __instance
-                    .downcast_ref::<#owner>()
-                    .expect("a method tool is registered with an instance of its type");
+                let __this: &#owner = __invocation.instance::<#owner>();
             },
             quote!(__this.#function),
         ),

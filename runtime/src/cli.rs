@@ -1,14 +1,17 @@
 //! Every server binary is also a command line tool: `list` and `call` go through the same
-//! request path as a client would, over an in-memory connection.
+//! request path a client takes, over the in-memory transport. Exit codes are returned to
+//! `main`, never taken by exiting the process here.
 
+use std::fmt;
 use std::io::Write;
-use std::sync::{Arc, Mutex};
+use std::process::ExitCode;
 
-use serde_json::Value;
+use serde_json::{Value, json};
 
-use crate::error::Result;
+use crate::diagnostics;
 use crate::protocol::ProtocolVersion;
 use crate::server::Server;
+use crate::transport::memory::Conversation;
 
 const USAGE: &str = "\
 usage: SERVER [COMMAND]
@@ -21,93 +24,185 @@ commands:
                     and print its result; exits 1 when the result is an error
   help              print this message";
 
-pub(crate) fn run(server: Server, args: &[String]) -> Result<()> {
-    let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    let request = match args.as_slice() {
-        [] => return server.serve_stdio(),
-        ["help" | "--help" | "-h"] => {
-            println!("{USAGE}");
-            return Ok(());
+/// What a server program is asked to do: what [`Server::run`] reads from the command line, or
+/// what a program with a command line of its own chooses and hands to [`Server::execute`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Command {
+    /// Serve MCP over stdin and stdout, as an MCP client that starts the program expects.
+    Serve,
+    /// Print every tool, with its schemas, as JSON.
+    List,
+    /// Call one tool and print its result.
+    Call {
+        /// The tool.
+        name: String,
+        /// Its arguments, a JSON object.
+        arguments: Value,
+    },
+    /// Print the usage.
+    Help,
+}
+
+/// Command-line arguments that name no [`Command`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UsageError(String);
+
+impl fmt::Display for UsageError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for UsageError {}
+
+impl Command {
+    /// The command named by `args` (without the program's name): nothing is [`Command::Serve`],
+    /// `list`, `call NAME [JSON]`, `help`.
+    pub fn parse<I, S>(args: I) -> Result<Command, UsageError>
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<str>,
+    {
+        let args: Vec<S> = args.into_iter().collect();
+        let args: Vec<&str> = args.iter().map(AsRef::as_ref).collect();
+        match args.as_slice() {
+            [] => Ok(Command::Serve),
+            ["help" | "--help" | "-h"] => Ok(Command::Help),
+            ["list"] => Ok(Command::List),
+            ["call", name] => Ok(call(name, "{}")?),
+            ["call", name, json] => Ok(call(name, json)?),
+            _ => Err(UsageError(format!(
+                "unexpected arguments: {}",
+                args.join(" ")
+            ))),
         }
-        ["list"] => serde_json::json!({"method": "tools/list"}),
-        ["call", name] => call_request(name, "{}")?,
-        ["call", name, json] => call_request(name, json)?,
-        _ => usage_error(&format!("unexpected arguments: {}", args.join(" "))),
-    };
-    let answer = exchange(server, &request)?;
-    let failed = answer.get("error").is_some()
-        || answer.pointer("/result/isError") == Some(&Value::Bool(true));
-    let shown = answer.get("result").or_else(|| answer.get("error"));
-    let mut out = std::io::stdout().lock();
-    let printed = serde_json::to_writer_pretty(&mut out, &shown)
-        .map_err(std::io::Error::from)
-        .and_then(|()| writeln!(out))
-        .and_then(|()| out.flush());
-    match printed {
-        // The reader of our output (`| head`) has what it wanted.
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
-        other => other?,
     }
-    if failed {
-        std::process::exit(1);
+}
+
+fn call(name: &str, json: &str) -> Result<Command, UsageError> {
+    match serde_json::from_str(json) {
+        Ok(arguments @ Value::Object(_)) => Ok(Command::Call {
+            name: name.to_owned(),
+            arguments,
+        }),
+        Ok(_) => Err(UsageError(
+            "the arguments must be a JSON object, like '{\"a\": 1}'".into(),
+        )),
+        Err(e) => Err(UsageError(format!("the arguments are not valid JSON: {e}"))),
     }
-    Ok(())
 }
 
-fn call_request(name: &str, json: &str) -> Result<Value> {
-    let arguments: Value = match serde_json::from_str(json) {
-        Ok(value @ Value::Object(_)) => value,
-        Ok(_) => usage_error("the arguments must be a JSON object, like '{\"a\": 1}'"),
-        Err(e) => usage_error(&format!("the arguments are not valid JSON: {e}")),
-    };
-    Ok(
-        serde_json::json!({"method": "tools/call", "params": {"name": name, "arguments": arguments}}),
-    )
-}
-
-fn usage_error(message: &str) -> ! {
-    eprintln!("error: {message}\n\n{USAGE}");
-    std::process::exit(2)
-}
-
-/// Sends `initialize` and one request through a real connection; returns the request's answer.
-fn exchange(server: Server, request: &Value) -> Result<Value> {
-    let mut request = request.clone();
-    request["jsonrpc"] = "2.0".into();
-    request["id"] = 2.into();
-    let init = serde_json::json!({
-        "jsonrpc": "2.0", "id": 1, "method": "initialize",
-        "params": {
-            "protocolVersion": ProtocolVersion::LATEST_HANDSHAKE.as_str(),
-            "capabilities": {},
-            "clientInfo": {"name": "toolwright-cli", "version": env!("CARGO_PKG_VERSION")}
+impl Server {
+    /// Runs the program as its command line asks: with no arguments it serves MCP over stdio;
+    /// `list` prints the tools, `call NAME [JSON]` calls one, `help` explains. Returns the exit
+    /// code for `main`: 0, 1 when a call's result is an error or the server cannot start, 2 for
+    /// arguments it does not understand.
+    ///
+    /// ```no_run
+    /// fn main() -> std::process::ExitCode {
+    ///     toolwright_runtime::Server::new("weather", "1.0.0").discover().run()
+    /// }
+    /// ```
+    pub fn run(self) -> ExitCode {
+        match Command::parse(std::env::args().skip(1)) {
+            Ok(command) => self.execute(command),
+            Err(usage) => {
+                eprintln!("error: {usage}\n\n{USAGE}");
+                ExitCode::from(2)
+            }
         }
-    });
-    let input = format!("{init}\n{request}\n");
-    let output = SharedBuffer::default();
-    server.serve(input.as_bytes(), output.clone())?;
-    let bytes = output.0.lock().unwrap_or_else(|e| e.into_inner());
-    let answer = bytes
-        .split(|&b| b == b'\n')
-        .filter_map(|line| serde_json::from_slice::<Value>(line).ok())
-        .find(|message| message.get("id") == Some(&Value::from(2)))
-        .unwrap_or_else(|| serde_json::json!({"error": {"message": "no answer"}}));
-    Ok(answer)
-}
-
-#[derive(Clone, Default)]
-struct SharedBuffer(Arc<Mutex<Vec<u8>>>);
-
-impl Write for SharedBuffer {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.0
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .extend_from_slice(buf);
-        Ok(buf.len())
     }
 
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
+    /// Does what `command` says, without reading the command line: for a program that parses
+    /// its own (with clap, say) and serves MCP as one of its subcommands.
+    ///
+    /// ```no_run
+    /// use toolwright_runtime::{Command, Server};
+    ///
+    /// fn main() -> std::process::ExitCode {
+    ///     let server = Server::new("weather", "1.0.0").discover();
+    ///     match std::env::args().nth(1).as_deref() {
+    ///         Some("mcp") => server.execute(Command::Serve),
+    ///         Some("tools") => server.execute(Command::List),
+    ///         _ => {
+    ///             eprintln!("usage: weather mcp | weather tools");
+    ///             std::process::ExitCode::from(2)
+    ///         }
+    ///     }
+    /// }
+    /// ```
+    pub fn execute(self, command: Command) -> ExitCode {
+        let request = match command {
+            Command::Serve => {
+                return match self.serve_stdio() {
+                    Ok(()) => ExitCode::SUCCESS,
+                    Err(e) => fail(&e),
+                };
+            }
+            Command::Help => {
+                println!("{USAGE}");
+                return ExitCode::SUCCESS;
+            }
+            Command::List => ("tools/list", json!({})),
+            Command::Call { name, arguments } => {
+                ("tools/call", json!({"name": name, "arguments": arguments}))
+            }
+        };
+        let client = json!({"name": "toolwright-cli", "version": env!("CARGO_PKG_VERSION")});
+        let mut conversation =
+            match Conversation::open(self, ProtocolVersion::LATEST_HANDSHAKE, client) {
+                Ok(conversation) => conversation,
+                Err(e) => return fail(&e),
+            };
+        let id = conversation.send_request(request.0, request.1);
+        // A tool may take as long as it takes; the answer always comes.
+        let answer = conversation
+            .answer(id, None)
+            .unwrap_or_else(|_| json!({"error": {"message": "no answer"}}));
+        let failed = answer.get("error").is_some()
+            || answer.pointer("/result/isError") == Some(&Value::Bool(true));
+        let shown = answer.get("result").or_else(|| answer.get("error"));
+        let mut out = std::io::stdout().lock();
+        let printed = serde_json::to_writer_pretty(&mut out, &shown)
+            .map_err(std::io::Error::from)
+            .and_then(|()| writeln!(out))
+            .and_then(|()| out.flush());
+        match printed {
+            // The reader of our output (`| head`) has what it wanted.
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
+            Err(e) => return fail(&e),
+            Ok(()) => {}
+        }
+        if failed {
+            ExitCode::FAILURE
+        } else {
+            ExitCode::SUCCESS
+        }
+    }
+}
+
+fn fail(error: &dyn fmt::Display) -> ExitCode {
+    diagnostics::error(format_args!("{error}"));
+    ExitCode::FAILURE
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn commands_from_arguments() {
+        assert_eq!(Command::parse(Vec::<String>::new()), Ok(Command::Serve));
+        assert_eq!(Command::parse(["list"]), Ok(Command::List));
+        assert_eq!(
+            Command::parse(["call", "add", r#"{"a":1}"#]),
+            Ok(Command::Call {
+                name: "add".into(),
+                arguments: json!({"a": 1})
+            })
+        );
+        assert!(Command::parse(["call", "add", "[1]"]).is_err());
+        assert!(Command::parse(["frobnicate"]).is_err());
     }
 }

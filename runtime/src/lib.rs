@@ -1,65 +1,39 @@
-//! The runtime of [toolwright](https://docs.rs/toolwright): the Model Context Protocol over
-//! stdio, the tool registry, schema generation and result shaping.
+//! The runtime of [toolwright](https://docs.rs/toolwright): the Model Context Protocol served
+//! over stdio and in memory, the tool registry, schema generation and result shaping.
 //!
 //! Most programs use it through the `toolwright` crate, whose `#[mcp_tool]` attribute generates
-//! the [`ToolSpec`] of each function. The items here are what that generated code and a server's
-//! `main` need.
+//! each tool's description. The items here are what a server's `main`, its tools and its tests
+//! name.
+//!
+//! The modules form layers, each importing only from those below it (a test keeps it so):
+//! `protocol` (revisions, JSON-RPC, wire shapes) → `tools` (outputs, binding, schemas,
+//! rendering) → `call` (one call: context, injectables, its gate, workers) → `server` (builder,
+//! service, sessions, dispatch) → `transport` (stdio, memory) → `cli` and `testing`, with
+//! `private` (what generated code names) on top.
 
 #![warn(missing_docs)]
 
-#[cfg(feature = "bench")]
-#[doc(hidden)]
-pub mod bench;
-mod binding;
 mod call;
 mod cli;
-mod constraints;
-mod context;
-mod dispatch;
-mod error;
-mod format;
-mod inflight;
-pub mod jsonrpc;
-mod log;
-mod log_notify;
-mod output;
-mod progress;
-pub mod protocol;
-mod render;
-mod reply;
-mod schema;
+mod diagnostics;
 #[doc(hidden)]
-pub mod select;
-mod serve;
+pub mod private;
+mod protocol;
 mod server;
-mod stdout;
-mod sync_pool;
-mod tool;
+#[cfg(feature = "testing")]
+pub mod testing;
+mod tools;
 mod transport;
-mod wire;
-mod workers;
 
-pub use binding::{Args, Arguments};
-pub use context::{Cancellation, ClientInfo, Context, Inject, Requirements, State};
-pub use error::{Error, Result, ToolError};
-pub use log_notify::{Level, Log};
-pub use output::{
-    Content, EmbeddedResource, IntoToolOutput, Json, ResourceLink, Structured, Text, ToolOutput,
+pub use call::{
+    Cancellation, ClientInfo, Context, Inject, Log, Progress, Requirements, State, Tool,
 };
-pub use progress::Progress;
-pub use protocol::{Era, ProtocolVersion};
-pub use schema::{SchemaProfile, input_schema, whole_input_schema};
-pub use server::{DEFAULT_MAX_IN_FLIGHT, DEFAULT_MAX_MESSAGE_SIZE, Server, ToolOrder};
-pub use tool::{
-    Annotations, BoxFuture, Handler, Icon, Injector, Invocation, MethodRegistration, Registration,
-    Tool, ToolSpec, injector, tool_future,
+pub use cli::{Command, UsageError};
+pub use protocol::{Era, Level, ProtocolVersion};
+pub use server::{
+    DEFAULT_MAX_IN_FLIGHT, DEFAULT_MAX_MESSAGE_SIZE, Error, Result, Server, ToolOrder,
 };
-
-#[doc(hidden)]
-pub use inventory;
-#[doc(hidden)]
-pub use schemars;
-#[doc(hidden)]
-pub use serde;
-#[doc(hidden)]
-pub use serde_json;
+pub use tools::{
+    Args, Content, EmbeddedResource, IntoToolOutput, Json, ResourceLink, SchemaProfile, Structured,
+    Text, ToolError, ToolOutput,
+};

@@ -26,12 +26,12 @@ mod filler {
     include!(concat!(env!("OUT_DIR"), "/filler_tools.rs"));
 }
 
-fn main() -> toolwright::Result<()> {
+fn main() -> std::process::ExitCode {
     let server = Server::new("toolwright-bench", "0");
     let server = if std::env::args().any(|a| a == "--many") {
         server.discover()
     } else {
         server.tool::<echo>().tool::<add>().tool::<items>()
     };
-    server.serve_stdio()
+    server.execute(toolwright::Command::Serve)
 }

@@ -1,0 +1,159 @@
+//! [`Context`]: the request a tool is serving, and the client that sent it.
+
+use std::sync::{Arc, OnceLock};
+
+use serde::Deserialize;
+use serde_json::Value;
+use serde_json::value::RawValue;
+
+use crate::call::cancel::Cancellation;
+use crate::call::inject::{Inject, State};
+use crate::call::log::Log;
+use crate::call::progress::Progress;
+use crate::call::record::CallRecord;
+use crate::protocol::params::{CLIENT_CAPABILITIES, CLIENT_INFO};
+use crate::protocol::{Era, ProtocolVersion};
+use crate::tools::ToolOutput;
+
+/// The client that sent a request, as it describes itself.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[non_exhaustive]
+pub struct ClientInfo {
+    /// The client's name.
+    pub name: String,
+    /// The client's version.
+    pub version: String,
+    /// A human-readable name (2025-06-18 on).
+    #[serde(default)]
+    pub title: Option<String>,
+}
+
+/// What a client declared about itself: in `initialize` for a whole session, or in a 2026-07-28
+/// request's `_meta` for that request alone.
+#[derive(Debug, Default)]
+pub(crate) struct Client {
+    pub(crate) info: Option<ClientInfo>,
+    /// A JSON object; empty when the client declared nothing.
+    pub(crate) capabilities: Value,
+}
+
+impl Client {
+    /// The client of an `initialize` request's params.
+    pub(crate) fn from_initialize(
+        info: Option<&RawValue>,
+        capabilities: Option<&RawValue>,
+    ) -> Client {
+        Client {
+            info: info.and_then(|raw| serde_json::from_str(raw.get()).ok()),
+            capabilities: capabilities
+                .and_then(|raw| serde_json::from_str(raw.get()).ok())
+                .unwrap_or_else(|| Value::Object(Default::default())),
+        }
+    }
+
+    /// The client of a 2026-07-28 request's `_meta`.
+    fn from_meta(meta: Option<&RawValue>) -> Client {
+        let mut meta: serde_json::Map<String, Value> = meta
+            .and_then(|m| serde_json::from_str(m.get()).ok())
+            .unwrap_or_default();
+        Client {
+            info: meta
+                .remove(CLIENT_INFO)
+                .and_then(|v| serde_json::from_value(v).ok()),
+            capabilities: meta
+                .remove(CLIENT_CAPABILITIES)
+                .unwrap_or_else(|| Value::Object(Default::default())),
+        }
+    }
+}
+
+/// Where a call's client is described.
+pub(crate) enum ClientSource {
+    /// By the session's `initialize`.
+    Session(Arc<Client>),
+    /// By the request's own `_meta` (2026-07-28), read on first use.
+    Request(OnceLock<Client>),
+}
+
+/// The request a tool is serving: its id, its protocol revision, and the client that sent it.
+///
+/// The client's identity and capabilities are those of *this* request: on 2026-07-28 each
+/// request carries its own in `_meta`, on earlier revisions they come from `initialize`.
+#[derive(Clone)]
+pub struct Context(pub(crate) Arc<CallRecord>);
+
+impl Context {
+    /// The request's id, as the client wrote it (a JSON string or number).
+    pub fn request_id(&self) -> &RawValue {
+        &self.0.id
+    }
+
+    /// The protocol revision of this request.
+    pub fn protocol_version(&self) -> ProtocolVersion {
+        self.0.version
+    }
+
+    /// Whether this request came through the handshake or stands alone.
+    pub fn era(&self) -> Era {
+        self.0.version.era()
+    }
+
+    /// The client's name and version, when it gave them.
+    pub fn client_info(&self) -> Option<&ClientInfo> {
+        self.client().info.as_ref()
+    }
+
+    /// The client's capabilities (a JSON object; empty when it declared none).
+    pub fn client_capabilities(&self) -> &Value {
+        &self.client().capabilities
+    }
+
+    /// The request's `params._meta`, as sent.
+    pub fn meta(&self) -> Option<&RawValue> {
+        self.0.meta.as_deref()
+    }
+
+    /// The server's state of type `T`, if one was registered.
+    pub fn state<T: Send + Sync + 'static>(&self) -> Option<State<T>> {
+        self.0.states.get::<T>()
+    }
+
+    /// Progress reporting for this request (a no-op when the client asked for none).
+    pub fn progress(&self) -> Progress {
+        Progress::of(&self.0)
+    }
+
+    /// Log messages for the client about this request.
+    pub fn log(&self) -> Log {
+        Log::of(&self.0)
+    }
+
+    /// This request's cancellation signal.
+    pub fn cancellation(&self) -> Cancellation {
+        Cancellation::of(&self.0)
+    }
+
+    fn client(&self) -> &Client {
+        match &self.0.client {
+            ClientSource::Session(client) => client,
+            ClientSource::Request(parsed) => {
+                parsed.get_or_init(|| Client::from_meta(self.0.meta.as_deref()))
+            }
+        }
+    }
+}
+
+impl std::fmt::Debug for Context {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Context")
+            .field("request_id", &self.0.id)
+            .field("protocol_version", &self.0.version)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Inject for Context {
+    fn inject(cx: &Context) -> Result<Self, ToolOutput> {
+        Ok(cx.clone())
+    }
+}

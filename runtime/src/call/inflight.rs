@@ -1,0 +1,150 @@
+//! The calls in flight: how many run across the server (the cap, and the wait at shutdown),
+//! and which ids a session has open (for cancellation, and to refuse an id already in use).
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+use crate::call::record::CallRecord;
+use crate::protocol::id::{IdHashing, IdKey};
+
+/// The count of running calls. An atomic (two operations a call); the lock and condition
+/// variable are used only at shutdown, to sleep until the count reaches zero.
+#[derive(Default)]
+pub(crate) struct InFlight {
+    count: AtomicUsize,
+    lock: Mutex<()>,
+    idle: Condvar,
+}
+
+/// Held by a call until its answer is delivered.
+pub(crate) struct Guard(Arc<InFlight>);
+
+impl InFlight {
+    /// Counts one more call, unless `limit` calls are already running.
+    pub(crate) fn try_enter(self: &Arc<Self>, limit: usize) -> Option<Guard> {
+        self.count
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| {
+                (n < limit).then_some(n + 1)
+            })
+            .ok()?;
+        Some(Guard(Arc::clone(self)))
+    }
+
+    /// Waits until no call is in flight or `timeout` passes; true when none is left.
+    pub(crate) fn wait_idle(&self, timeout: Duration) -> bool {
+        let deadline = Instant::now() + timeout;
+        let mut guard = self.lock.lock().unwrap_or_else(|e| e.into_inner());
+        while self.count.load(Ordering::Acquire) > 0 {
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return false;
+            }
+            // A guard that drops the count to zero takes the lock before notifying, so the
+            // wake-up cannot fall between the check above and this wait.
+            guard = self
+                .idle
+                .wait_timeout(guard, left)
+                .unwrap_or_else(|e| e.into_inner())
+                .0;
+        }
+        true
+    }
+}
+
+impl Drop for Guard {
+    fn drop(&mut self) {
+        if self.0.count.fetch_sub(1, Ordering::AcqRel) == 1 {
+            let _lock = self.0.lock.lock().unwrap_or_else(|e| e.into_inner());
+            self.0.idle.notify_all();
+        }
+    }
+}
+
+/// The requests of one session that a client may cancel, by id.
+#[derive(Default)]
+pub(crate) struct Open(Mutex<HashMap<IdKey, Opened, IdHashing>>);
+
+/// A request that stays open after it is handled.
+enum Opened {
+    /// A tool call.
+    Call(Arc<CallRecord>),
+    /// A `subscriptions/listen` stream.
+    Stream,
+}
+
+impl Open {
+    fn map(&self) -> MutexGuard<'_, HashMap<IdKey, Opened, IdHashing>> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Registers a call; `false` when its id is already in flight.
+    pub(crate) fn insert(&self, record: &Arc<CallRecord>) -> bool {
+        self.open(record.key.clone(), Opened::Call(Arc::clone(record)))
+    }
+
+    /// Registers a stream; `false` when its id is already in flight.
+    pub(crate) fn insert_stream(&self, key: IdKey) -> bool {
+        self.open(key, Opened::Stream)
+    }
+
+    fn open(&self, key: IdKey, opened: Opened) -> bool {
+        let mut map = self.map();
+        if map.contains_key(&key) {
+            return false;
+        }
+        map.insert(key, opened);
+        true
+    }
+
+    /// Whether a request with this id is in flight.
+    pub(crate) fn contains(&self, key: &IdKey) -> bool {
+        self.map().contains_key(key)
+    }
+
+    pub(crate) fn remove(&self, key: &IdKey) {
+        self.map().remove(key);
+    }
+
+    /// Cancels the request with this id, if it is in flight; unknown ids are ignored, as the
+    /// specification allows (the request may just have finished).
+    pub(crate) fn cancel(&self, key: &IdKey) {
+        let opened = self.map().remove(key);
+        if let Some(Opened::Call(record)) = opened {
+            record.cancel();
+        }
+    }
+
+    /// Fires the cancellation signal of every call in flight, without suppressing the answers
+    /// of those that still finish: the session is ending.
+    pub(crate) fn signal_all(&self) {
+        for opened in self.map().values() {
+            if let Opened::Call(record) = opened {
+                record.signal();
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::call::record::tests::record;
+
+    #[test]
+    fn an_id_is_in_flight_once() {
+        let open = Open::default();
+        let first = record(std::sync::mpsc::channel().0);
+        assert!(open.insert(&first));
+        assert!(!open.insert(&record(std::sync::mpsc::channel().0)));
+        open.signal_all();
+        assert!(first.is_cancelled());
+        let mut answered = false;
+        assert!(
+            first.finish(|| answered = true),
+            "a signalled call still answers"
+        );
+        assert!(answered);
+    }
+}

@@ -1,0 +1,147 @@
+//! What a tool can ask the server for besides the client's arguments: any type that implements
+//! [`Inject`], shared [`State`] among them, and what injected parameters need from the server.
+
+use std::any::{Any, TypeId, type_name};
+use std::collections::HashMap;
+use std::ops::Deref;
+use std::sync::Arc;
+
+use crate::call::context::Context;
+use crate::tools::ToolOutput;
+
+/// A value a tool can take as a parameter that the server fills in, rather than the client.
+///
+/// The server's own injectable types are [`Context`], [`Progress`](crate::Progress),
+/// [`Log`](crate::Log), [`Cancellation`](crate::Cancellation) and [`State<T>`]; `#[mcp_tool]`
+/// recognises them by name. Implement this trait for a type of your own and mark the parameter
+/// `#[inject]` to have it built for every call, for example a database connection taken from a
+/// pool in [`State`].
+///
+/// ```
+/// use toolwright_runtime::{Context, Inject, Requirements, ToolOutput};
+///
+/// struct Pool;
+/// struct Connection;
+///
+/// impl Inject for Connection {
+///     fn inject(cx: &Context) -> Result<Self, ToolOutput> {
+///         let _pool = cx.state::<Pool>().ok_or_else(|| ToolOutput::internal("no pool"))?;
+///         Ok(Connection)
+///     }
+///
+///     fn require(requirements: &mut Requirements) {
+///         requirements.state::<Pool>();
+///     }
+/// }
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be injected into a tool",
+    label = "not injectable",
+    note = "if `{Self}` is an argument the client sends, mark the parameter `#[arg]`",
+    note = "the server injects `Context`, `Progress`, `Cancellation`, `Log`, `State<T>`, and types that implement `Inject`"
+)]
+pub trait Inject: Sized + Send {
+    /// Builds the value for one call. An `Err` ends the call with that result.
+    fn inject(cx: &Context) -> Result<Self, ToolOutput>;
+
+    /// Declares what the value needs from the server, so that a missing piece is reported when
+    /// the server starts rather than on the first call.
+    fn require(requirements: &mut Requirements) {
+        let _ = requirements;
+    }
+}
+
+/// What a tool's injected parameters need from the server.
+#[derive(Debug, Default)]
+pub struct Requirements {
+    pub(crate) states: Vec<(TypeId, &'static str)>,
+}
+
+impl Requirements {
+    /// The server must hold a state of type `T` (registered with `Server::state`).
+    pub fn state<T: Send + Sync + 'static>(&mut self) {
+        self.states.push((TypeId::of::<T>(), type_name::<T>()));
+    }
+}
+
+/// How to build an injected parameter of type `T`, and what it needs: taken once per
+/// parameter by generated code, so that a type that is not injectable is reported once.
+pub struct Injector<T> {
+    /// `T::inject`.
+    pub inject: fn(&Context) -> Result<T, ToolOutput>,
+    /// `T::require`.
+    pub require: fn(&mut Requirements),
+}
+
+/// The injector of `T`.
+pub const fn injector<T: Inject>() -> Injector<T> {
+    Injector {
+        inject: T::inject,
+        require: T::require,
+    }
+}
+
+/// Shared state of type `T`, registered on the server with `Server::state` and handed to every
+/// tool that takes a `State<T>` parameter. Cloning it is cheap: all calls share one `T`.
+pub struct State<T>(Arc<T>);
+
+impl<T> State<T> {
+    /// The shared pointer to the state.
+    pub fn arc(&self) -> &Arc<T> {
+        &self.0
+    }
+}
+
+impl<T> Clone for State<T> {
+    fn clone(&self) -> Self {
+        State(Arc::clone(&self.0))
+    }
+}
+
+impl<T> Deref for State<T> {
+    type Target = T;
+
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}
+
+impl<T: std::fmt::Debug> std::fmt::Debug for State<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_tuple("State").field(&self.0).finish()
+    }
+}
+
+impl<T: Send + Sync + 'static> Inject for State<T> {
+    fn inject(cx: &Context) -> Result<Self, ToolOutput> {
+        cx.state::<T>().ok_or_else(|| {
+            ToolOutput::internal(format!(
+                "no state of type `{}` was registered",
+                type_name::<T>()
+            ))
+        })
+    }
+
+    fn require(requirements: &mut Requirements) {
+        requirements.state::<T>();
+    }
+}
+
+/// The server's states, by type.
+#[derive(Default)]
+pub(crate) struct States(HashMap<TypeId, Arc<dyn Any + Send + Sync>>);
+
+impl States {
+    pub(crate) fn insert<T: Send + Sync + 'static>(&mut self, value: Arc<T>) {
+        self.0.insert(TypeId::of::<T>(), value);
+    }
+
+    pub(crate) fn contains(&self, id: TypeId) -> bool {
+        self.0.contains_key(&id)
+    }
+
+    pub(crate) fn get<T: Send + Sync + 'static>(&self) -> Option<State<T>> {
+        let any = Arc::clone(self.0.get(&TypeId::of::<T>())?);
+        any.downcast::<T>().ok().map(State)
+    }
+}

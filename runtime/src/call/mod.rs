@@ -1,0 +1,22 @@
+//! One call: its record, the [`Context`] and the other injectables a tool sees, the gate that
+//! orders its messages, where they go, and the threads tools run on.
+
+pub(crate) mod cancel;
+pub(crate) mod context;
+pub(crate) mod inflight;
+pub(crate) mod inject;
+pub(crate) mod log;
+pub(crate) mod outlet;
+pub(crate) mod progress;
+pub(crate) mod record;
+pub(crate) mod run;
+pub(crate) mod spec;
+mod sync_pool;
+pub(crate) mod workers;
+
+pub use cancel::Cancellation;
+pub use context::{ClientInfo, Context};
+pub use inject::{Inject, Requirements, State};
+pub use log::Log;
+pub use progress::Progress;
+pub use spec::Tool;

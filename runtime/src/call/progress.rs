@@ -1,0 +1,80 @@
+//! [`Progress`]: `notifications/progress` for the request a tool is serving.
+
+use std::sync::Arc;
+
+use serde::Serialize;
+use serde_json::value::RawValue;
+
+use crate::call::context::Context;
+use crate::call::inject::Inject;
+use crate::call::record::CallRecord;
+use crate::protocol::jsonrpc;
+use crate::tools::ToolOutput;
+
+/// Reports the progress of the current request to the client.
+///
+/// Notifications are sent only when the client asked for them (with a `progressToken`), only
+/// while the request is open, and only for values larger than the last one sent; anything else
+/// is dropped, so a tool can report freely. `Progress::default()` reports nothing.
+#[derive(Clone, Default)]
+pub struct Progress(Option<Arc<CallRecord>>);
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Params<'a> {
+    progress_token: &'a RawValue,
+    progress: f64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    total: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    message: Option<&'a str>,
+}
+
+impl Progress {
+    pub(crate) fn of(record: &Arc<CallRecord>) -> Progress {
+        Progress(record.progress_token.is_some().then(|| Arc::clone(record)))
+    }
+
+    /// Whether the client asked for progress notifications.
+    pub fn is_enabled(&self) -> bool {
+        self.0.is_some()
+    }
+
+    /// Reports `progress` (of `total`, when known) with an optional message. Returns whether a
+    /// notification was sent.
+    pub fn report(&self, progress: f64, total: Option<f64>, message: Option<&str>) -> bool {
+        let Some(record) = &self.0 else {
+            return false;
+        };
+        let Some(token) = record.progress_token.as_deref() else {
+            return false;
+        };
+        let message = message.filter(|_| record.version.has_progress_message());
+        record.progress(progress, || {
+            let params = Params {
+                progress_token: token,
+                progress,
+                total,
+                message,
+            };
+            record.outlet.send(jsonrpc::notification_line(
+                "notifications/progress",
+                &params,
+            ));
+        })
+    }
+}
+
+impl std::fmt::Debug for Progress {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Progress")
+            .field("enabled", &self.is_enabled())
+            .finish()
+    }
+}
+
+impl Inject for Progress {
+    fn inject(cx: &Context) -> Result<Self, ToolOutput> {
+        Ok(cx.progress())
+    }
+}

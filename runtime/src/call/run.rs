@@ -1,0 +1,93 @@
+//! Running one call: a sync tool on the sync pool, an async one as a task; a panic becomes an
+//! internal error; the output goes to whoever prepared the call, which shapes and delivers it.
+
+use std::future::Future;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::pin::Pin;
+use std::sync::Arc;
+use std::task::{Context as TaskContext, Poll};
+
+use crate::call::record::CallRecord;
+use crate::call::spec::{BoxFuture, Handler, Invocation};
+use crate::call::workers::Started;
+use crate::tools::ToolOutput;
+
+/// What becomes of a call's output: chosen by the layer that prepared the call (it knows the
+/// tool's schemas and where the answer goes).
+pub(crate) trait Finish: Send + 'static {
+    fn finish(self, record: &CallRecord, output: ToolOutput);
+}
+
+/// A call ready to run.
+pub(crate) struct Call<F> {
+    pub(crate) record: Arc<CallRecord>,
+    pub(crate) handler: Handler,
+    pub(crate) invocation: Invocation,
+    pub(crate) finish: F,
+    pub(crate) workers: Arc<Started>,
+}
+
+impl<F: Finish> Call<F> {
+    /// Starts the call on its workers; returns at once.
+    pub(crate) fn start(self) {
+        let workers = Arc::clone(&self.workers);
+        match self.handler {
+            Handler::Sync(run) => workers.sync_pool.run(move || self.run_sync(run)),
+            Handler::Async(run) => {
+                workers.runtime().spawn(self.run_async(run));
+            }
+        }
+    }
+
+    fn run_sync(self, run: fn(Invocation) -> ToolOutput) {
+        let Call {
+            record,
+            invocation,
+            finish,
+            ..
+        } = self;
+        let output = catch_unwind(AssertUnwindSafe(|| run(invocation)));
+        if let Some(wait) = record.spacing() {
+            std::thread::sleep(wait);
+        }
+        finish.finish(&record, output.unwrap_or_else(|p| panicked(&*p)));
+    }
+
+    async fn run_async(self, run: fn(Invocation) -> BoxFuture) {
+        let Call {
+            record,
+            invocation,
+            finish,
+            ..
+        } = self;
+        let output = CatchUnwind(run(invocation)).await;
+        if let Some(wait) = record.spacing() {
+            tokio::time::sleep(wait).await;
+        }
+        finish.finish(&record, output);
+    }
+}
+
+fn panicked(payload: &(dyn std::any::Any + Send)) -> ToolOutput {
+    let message = payload
+        .downcast_ref::<&str>()
+        .copied()
+        .or_else(|| payload.downcast_ref::<String>().map(String::as_str))
+        .unwrap_or("a panic with a non-string payload");
+    ToolOutput::internal(format!("panicked: {message}"))
+}
+
+/// Turns a panic inside a tool's future into an internal-error result.
+struct CatchUnwind(BoxFuture);
+
+impl Future for CatchUnwind {
+    type Output = ToolOutput;
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut TaskContext<'_>) -> Poll<ToolOutput> {
+        let future = self.0.as_mut();
+        match catch_unwind(AssertUnwindSafe(|| future.poll(cx))) {
+            Ok(poll) => poll,
+            Err(payload) => Poll::Ready(panicked(&*payload)),
+        }
+    }
+}

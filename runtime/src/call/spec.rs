@@ -1,0 +1,152 @@
+//! The description of a tool that `#[mcp_tool]` generates: what it is called, its schemas, its
+//! annotations, and how it runs; and how the server finds the tools linked into the program.
+
+use std::any::TypeId;
+use std::future::Future;
+use std::pin::Pin;
+
+use schemars::{Schema, SchemaGenerator};
+
+use crate::call::context::Context;
+use crate::call::inject::{Injector, Requirements};
+use crate::protocol::wire::{Annotations, Icon};
+use crate::tools::ToolOutput;
+use crate::tools::binding::Arguments;
+use crate::tools::compiled::Source;
+
+/// A boxed tool future.
+pub type BoxFuture = Pin<Box<dyn Future<Output = ToolOutput> + Send + 'static>>;
+
+/// How a tool runs: sync tools run on a blocking thread, async tools as tasks.
+#[derive(Clone, Copy)]
+pub enum Handler {
+    /// A plain function.
+    Sync(fn(Invocation) -> ToolOutput),
+    /// An `async fn`.
+    Async(fn(Invocation) -> BoxFuture),
+}
+
+/// Everything one call hands to the generated handler.
+pub struct Invocation {
+    /// The client's arguments.
+    pub arguments: Arguments,
+    /// The request.
+    pub context: Context,
+}
+
+/// Boxes a tool's future. Generated code calls it at the function's name, so a future that is
+/// not `Send` (it holds an `Rc` or a `MutexGuard` across an `.await`) is reported there, with
+/// the value and the `.await` that cause it.
+pub fn tool_future<F: Future<Output = ToolOutput> + Send + 'static>(future: F) -> BoxFuture {
+    Box::pin(future)
+}
+
+impl Invocation {
+    /// Builds an injected parameter.
+    pub fn inject<T>(&self, injector: Injector<T>) -> Result<T, ToolOutput> {
+        (injector.inject)(&self.context)
+    }
+
+    /// The instance a `#[mcp_tool_type]` method is called on.
+    pub fn instance<T: Send + Sync + 'static>(&self) -> &T {
+        self.context
+            .0
+            .instance
+            .as_ref()
+            .and_then(|instance| instance.downcast_ref::<T>())
+            .expect("a method tool is registered with an instance of its type")
+    }
+}
+
+/// Everything `#[mcp_tool]` knows about a tool at compile time.
+pub struct ToolSpec {
+    /// The tool's name, unique in a server.
+    pub name: &'static str,
+    /// A human-readable title.
+    pub title: Option<&'static str>,
+    /// The description: the doc comment, without its `# Arguments` section.
+    pub description: Option<&'static str>,
+    /// Annotation hints.
+    pub annotations: Annotations,
+    /// The input schema.
+    pub input_schema: fn(&mut SchemaGenerator) -> Schema,
+    /// The output schema, `None` for text output.
+    pub output_schema: fn(&mut SchemaGenerator) -> Option<Schema>,
+    /// How to run it.
+    pub handler: Handler,
+    /// What its injected parameters need from the server.
+    pub requirements: fn(&mut Requirements),
+    /// An input schema written by hand (JSON text), served as written instead of a generated
+    /// one.
+    pub raw_input_schema: Option<&'static str>,
+    /// Icons for clients to show (2025-11-25 on).
+    pub icons: &'static [Icon],
+    /// The tool's `_meta`, as a JSON object text (2025-06-18 on).
+    pub meta: Option<&'static str>,
+    /// The source file of the definition.
+    pub file: &'static str,
+    /// The line of the definition.
+    pub line: u32,
+}
+
+impl ToolSpec {
+    /// `file:line` of the definition.
+    pub(crate) fn location(&self) -> String {
+        format!("{}:{}", self.file, self.line)
+    }
+
+    /// The parts the server derives schemas from.
+    pub(crate) fn source(&self) -> Source {
+        Source {
+            input_schema: self.input_schema,
+            raw_input_schema: self.raw_input_schema,
+            output_schema: self.output_schema,
+            meta: self.meta,
+        }
+    }
+}
+
+/// Implemented by the type that `#[mcp_tool]` defines beside each tool function, under the
+/// function's name: `Server::tool::<add>()` registers the tool of `fn add`.
+pub trait Tool {
+    /// The tool's spec.
+    fn spec() -> &'static ToolSpec;
+}
+
+/// A tool registered for discovery: every `#[mcp_tool]` function submits one.
+pub struct Registration(pub &'static ToolSpec);
+
+inventory::collect!(Registration);
+
+/// Every tool linked into the program.
+pub(crate) fn discovered() -> impl Iterator<Item = &'static ToolSpec> {
+    inventory::iter::<Registration>.into_iter().map(|r| r.0)
+}
+
+/// `specs` sorted by where they are defined: source file, then line. The order of link-time
+/// registration is the linker's; this one is the author's, and the same on every build.
+pub(crate) fn in_definition_order(
+    specs: impl Iterator<Item = &'static ToolSpec>,
+) -> impl Iterator<Item = &'static ToolSpec> {
+    let mut specs: Vec<_> = specs.collect();
+    specs.sort_by_key(|spec| (spec.file, spec.line));
+    specs.into_iter()
+}
+
+/// A `#[mcp_tool]` method of a `#[mcp_tool_type]` impl block, registered under its type.
+pub struct MethodRegistration {
+    /// The type whose method it is.
+    pub owner: fn() -> TypeId,
+    /// The tool.
+    pub spec: &'static ToolSpec,
+}
+
+inventory::collect!(MethodRegistration);
+
+/// Every tool method of type `T`, from all of its `#[mcp_tool_type]` impl blocks.
+pub(crate) fn methods_of(owner: TypeId) -> impl Iterator<Item = &'static ToolSpec> {
+    inventory::iter::<MethodRegistration>
+        .into_iter()
+        .filter(move |r| (r.owner)() == owner)
+        .map(|r| r.spec)
+}

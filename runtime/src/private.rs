@@ -1,0 +1,16 @@
+//! Everything the code `#[mcp_tool]` generates names, and nothing else: the contract between
+//! the macros and the runtime. Not an API; it may change in any release. The `toolwright`
+//! crate re-exports it as `toolwright::__private`.
+
+pub use crate::call::inject::{Injector, Requirements, injector};
+pub use crate::call::spec::{
+    BoxFuture, Handler, Invocation, MethodRegistration, Registration, Tool, ToolSpec, tool_future,
+};
+pub use crate::protocol::wire::{Annotations, Icon};
+pub use crate::tools::binding::{Args, Arguments};
+pub use crate::tools::output::ToolOutput;
+pub use crate::tools::schema::{input_schema, whole_input_schema};
+pub use crate::tools::select;
+pub use inventory;
+pub use schemars;
+pub use serde;

@@ -1,0 +1,13 @@
+//! The Model Context Protocol as it travels: revisions and eras, JSON-RPC messages and error
+//! codes, request ids, the params and `_meta` the server reads, and the result bodies of each
+//! revision. Nothing here knows about tools or calls; every other layer builds on it.
+
+pub(crate) mod id;
+pub(crate) mod jsonrpc;
+mod level;
+pub(crate) mod params;
+mod version;
+pub(crate) mod wire;
+
+pub use level::Level;
+pub use version::{Era, ProtocolVersion};

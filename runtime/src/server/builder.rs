@@ -1,0 +1,295 @@
+//! The server builder: what the server is called, which tools it serves, and its limits;
+//! [`Server::build`] checks it and derives everything once.
+
+use std::any::TypeId;
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+use crate::call::inject::{Requirements, States};
+use crate::call::record::Instance;
+use crate::call::spec::{self, Tool, ToolSpec};
+use crate::protocol::wire::{self, ServerInfo};
+use crate::server::error::{Error, Result};
+use crate::server::registry::{Entry, Registry};
+use crate::server::service::{Limits, Service};
+use crate::tools::SchemaProfile;
+use crate::tools::compiled::Compiled;
+
+/// An MCP server: its identity, its tools and its limits.
+///
+/// Made with `toolwright::server!()`, which takes the name and version from the calling crate,
+/// or with [`Server::new`].
+///
+/// ```no_run
+/// fn main() -> std::process::ExitCode {
+///     toolwright_runtime::Server::new("weather", "1.0.0")
+///         .instructions("Ask for the weather by city name.")
+///         .discover()
+///         .run()
+/// }
+/// ```
+#[must_use = "a server does nothing until `run` is called"]
+pub struct Server {
+    info: ServerInfo,
+    tools: Vec<(&'static ToolSpec, Option<Instance>)>,
+    states: States,
+    /// Types whose tools were added with `tools`, to catch one added twice.
+    tool_types: Vec<(TypeId, &'static str)>,
+    /// Mistakes found while building, reported by `build`.
+    errors: Vec<Error>,
+    limits: Limits,
+    profile: SchemaProfile,
+    order: ToolOrder,
+    page_size: Option<usize>,
+    cache_ttl: Duration,
+    expose_internal_errors: bool,
+}
+
+/// The order of `tools/list`. Clients show the list as it is sent.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ToolOrder {
+    /// Alphabetical by name.
+    #[default]
+    Name,
+    /// The order the server was given the tools in: by [`Server::tool`] and [`Server::tools`]
+    /// calls, one after another; the tools of one [`Server::discover`] or [`Server::tools`]
+    /// call in the order of their definitions (by source file, then line).
+    Registration,
+}
+
+/// The largest message accepted by default: 8 MiB.
+pub const DEFAULT_MAX_MESSAGE_SIZE: usize = 8 << 20;
+
+/// How many tool calls run at once by default.
+pub const DEFAULT_MAX_IN_FLIGHT: usize = 1024;
+
+impl Server {
+    /// A server with the given `serverInfo` name and version and no tools yet.
+    pub fn new(name: impl Into<String>, version: impl Into<String>) -> Server {
+        Server {
+            info: ServerInfo {
+                name: name.into(),
+                version: version.into(),
+                title: None,
+                instructions: None,
+            },
+            tools: Vec::new(),
+            states: States::default(),
+            tool_types: Vec::new(),
+            errors: Vec::new(),
+            limits: Limits {
+                max_message_size: DEFAULT_MAX_MESSAGE_SIZE,
+                max_in_flight: DEFAULT_MAX_IN_FLIGHT,
+                shutdown_grace: Duration::from_millis(500),
+            },
+            profile: SchemaProfile::Portable,
+            order: ToolOrder::Name,
+            page_size: None,
+            cache_ttl: Duration::from_secs(3600),
+            expose_internal_errors: false,
+        }
+    }
+
+    /// A human-readable name for the server (sent from 2025-06-18 on).
+    pub fn title(mut self, title: impl Into<String>) -> Server {
+        self.info.title = Some(title.into());
+        self
+    }
+
+    /// Hints for the model on how to use the server's tools.
+    pub fn instructions(mut self, instructions: impl Into<String>) -> Server {
+        self.info.instructions = Some(instructions.into());
+        self
+    }
+
+    /// Serves every `#[mcp_tool]` function linked into the program.
+    pub fn discover(mut self) -> Server {
+        self.tools
+            .extend(spec::in_definition_order(spec::discovered()).map(|spec| (spec, None)));
+        self
+    }
+
+    /// Serves one tool: `server.tool::<add>()` for `#[mcp_tool] fn add`.
+    pub fn tool<T: Tool>(mut self) -> Server {
+        self.tools.push((T::spec(), None));
+        self
+    }
+
+    /// Serves the `#[mcp_tool]` methods of every `#[mcp_tool_type]` impl block of `T`, called
+    /// on `instance`. Concurrent calls share the one instance.
+    pub fn tools<T: Send + Sync + 'static>(self, instance: T) -> Server {
+        self.shared_tools(Arc::new(instance))
+    }
+
+    /// Like [`tools`](Server::tools), for an instance the program also keeps.
+    pub fn shared_tools<T: Send + Sync + 'static>(mut self, instance: Arc<T>) -> Server {
+        let (id, name) = (TypeId::of::<T>(), std::any::type_name::<T>());
+        if self.tool_types.iter().any(|(seen, _)| *seen == id) {
+            self.errors.push(Error::ToolType {
+                type_name: name,
+                problem: "was given to `tools` twice; each tool can be served from one instance",
+            });
+            return self;
+        }
+        self.tool_types.push((id, name));
+        let before = self.tools.len();
+        self.tools.extend(
+            spec::in_definition_order(spec::methods_of(id))
+                .map(|spec| (spec, Some(Arc::clone(&instance) as Instance))),
+        );
+        if self.tools.len() == before {
+            self.errors.push(Error::ToolType {
+                type_name: name,
+                problem: "has no tools: mark an impl block of it `#[mcp_tool_type]` and its tool methods `#[mcp_tool]`",
+            });
+        }
+        self
+    }
+
+    /// Shares `value` with every tool that takes a `State<T>` parameter.
+    pub fn state<T: Send + Sync + 'static>(mut self, value: T) -> Server {
+        self.states.insert(Arc::new(value));
+        self
+    }
+
+    /// Splits `tools/list` into pages of `size` tools, linked by opaque cursors. By default the
+    /// list is one page.
+    pub fn page_size(mut self, size: usize) -> Server {
+        self.page_size = Some(size.max(1));
+        self
+    }
+
+    /// The order of `tools/list`: alphabetical by default, or [`ToolOrder::Registration`].
+    /// Either way it is the same on every run, as the specification asks.
+    pub fn tool_order(mut self, order: ToolOrder) -> Server {
+        self.order = order;
+        self
+    }
+
+    /// How generated schemas are shaped. Defaults to [`SchemaProfile::Portable`].
+    pub fn schema_profile(mut self, profile: SchemaProfile) -> Server {
+        self.profile = profile;
+        self
+    }
+
+    /// How long 2026-07-28 clients may cache the tool list and the `server/discover` result.
+    /// Defaults to one hour: the tool list of a server never changes while it runs.
+    pub fn cache_ttl(mut self, ttl: Duration) -> Server {
+        self.cache_ttl = ttl;
+        self
+    }
+
+    /// The largest message, in bytes, that the server reads; a longer line is answered with an
+    /// error and skipped. Defaults to [`DEFAULT_MAX_MESSAGE_SIZE`].
+    pub fn max_message_size(mut self, bytes: usize) -> Server {
+        self.limits.max_message_size = bytes;
+        self
+    }
+
+    /// How many tool calls may run at once; a call beyond that is refused at once with an
+    /// error (`-32603`) rather than queued. Defaults to [`DEFAULT_MAX_IN_FLIGHT`].
+    pub fn max_in_flight(mut self, calls: usize) -> Server {
+        self.limits.max_in_flight = calls.max(1);
+        self
+    }
+
+    /// How long calls still running when the input ends may take to finish (their
+    /// [`Cancellation`](crate::Cancellation) fires at once) before they are abandoned and the
+    /// server exits. Defaults to 500 ms.
+    pub fn shutdown_grace(mut self, grace: Duration) -> Server {
+        self.limits.shutdown_grace = grace;
+        self
+    }
+
+    /// Shows the details of panics and unexpected errors to the client, for development.
+    /// By default the client sees "internal error (ref …)" and the details go to stderr only.
+    pub fn expose_internal_errors(mut self, expose: bool) -> Server {
+        self.expose_internal_errors = expose;
+        self
+    }
+
+    /// Checks the tool set and generates every schema, once.
+    pub(crate) fn build(mut self) -> Result<Arc<Service>> {
+        if !self.errors.is_empty() {
+            return Err(self.errors.swap_remove(0));
+        }
+        let mut registered: Vec<(&'static ToolSpec, Option<Instance>)> = Vec::new();
+        let mut by_name: HashMap<&'static str, &'static ToolSpec> = HashMap::new();
+        for (spec, instance) in self.tools {
+            match by_name.get(spec.name) {
+                // The same tool registered twice (say, by `discover` and by `tool`) is one tool.
+                Some(seen) if std::ptr::eq(*seen, spec) => {}
+                Some(seen) => {
+                    let (first, second) = ordered(seen, spec);
+                    return Err(Error::DuplicateTool {
+                        name: spec.name.to_owned(),
+                        first,
+                        second,
+                    });
+                }
+                None => {
+                    by_name.insert(spec.name, spec);
+                    registered.push((spec, instance));
+                }
+            }
+        }
+        for (spec, _) in &registered {
+            let mut needs = Requirements::default();
+            (spec.requirements)(&mut needs);
+            if let Some((_, type_name)) = needs
+                .states
+                .iter()
+                .find(|(id, _)| !self.states.contains(*id))
+            {
+                return Err(Error::MissingState {
+                    tool: spec.name,
+                    location: spec.location(),
+                    type_name,
+                });
+            }
+        }
+        let mut tools = registered
+            .into_iter()
+            .map(|(spec, instance)| {
+                let compiled = Compiled::new(&spec.source(), self.profile).map_err(|problem| {
+                    Error::InvalidTool {
+                        tool: spec.name,
+                        location: spec.location(),
+                        problem,
+                    }
+                })?;
+                Ok(Entry {
+                    spec,
+                    compiled,
+                    instance,
+                })
+            })
+            .collect::<Result<Vec<_>>>()?;
+        if self.order == ToolOrder::Name {
+            tools.sort_by(|a, b| a.spec.name.cmp(b.spec.name));
+        }
+        Ok(Arc::new(Service {
+            server_meta: wire::server_meta(&self.info),
+            info: self.info,
+            limits: self.limits,
+            cache_ttl: self.cache_ttl,
+            expose_internal_errors: self.expose_internal_errors,
+            registry: Registry::new(tools, self.page_size),
+            states: Arc::new(self.states),
+            workers: Default::default(),
+            in_flight: Default::default(),
+        }))
+    }
+}
+
+/// The two locations of a name clash, in a stable order.
+fn ordered(a: &ToolSpec, b: &ToolSpec) -> (String, String) {
+    let (a, b) = if (a.file, a.line) <= (b.file, b.line) {
+        (a, b)
+    } else {
+        (b, a)
+    };
+    (a.location(), b.location())
+}

@@ -1,0 +1,159 @@
+//! `tools/call`: finding the tool, opening the call's record, and what becomes of its output.
+//!
+//! Policy: an unknown tool, a missing `name` or non-object `arguments` is `-32602`; a call
+//! beyond the server's cap is refused at once with `-32603`, never queued; an id already in
+//! flight is refused with `-32600`. The id is free again as soon as the answer is ready, since
+//! a client may reuse it for its very next request.
+
+use std::sync::{Arc, OnceLock};
+
+use serde_json::value::RawValue;
+
+use crate::call::context::{ClientSource, Context};
+use crate::call::inflight::{Guard, Open};
+use crate::call::outlet::Outlet;
+use crate::call::record::{CallRecord, CallState};
+use crate::call::run::{Call, Finish};
+use crate::call::spec::Invocation;
+use crate::protocol::id::IdKey;
+use crate::protocol::jsonrpc::{INTERNAL_ERROR, INVALID_PARAMS, RpcError};
+use crate::protocol::params::{Meta, Params};
+use crate::protocol::{Era, ProtocolVersion};
+use crate::server::batch::Batch;
+use crate::server::dispatch::{invalid_params, log_level};
+use crate::server::service::Service;
+use crate::server::session::{Answer, Session, id_in_use};
+use crate::tools::ToolOutput;
+use crate::tools::binding::Arguments;
+use crate::tools::render::{self, Renderer};
+
+impl Session {
+    pub(crate) fn call(
+        &self,
+        id: &RawValue,
+        version: ProtocolVersion,
+        params: &Params<'_>,
+        meta: &Meta<'_>,
+        outlet: &Outlet,
+        batch: Option<&Arc<Batch>>,
+    ) -> Result<Answer, RpcError> {
+        let service = &self.service;
+        let name = params
+            .name
+            .as_deref()
+            .ok_or_else(|| invalid_params("missing field `name`"))?;
+        let (index, tool) = service
+            .registry
+            .find(name)
+            .ok_or_else(|| RpcError::new(INVALID_PARAMS, format!("Unknown tool: {name}")))?;
+        let arguments = match params.arguments.filter(|a| a.get() != "null") {
+            Some(a) if !a.get().starts_with('{') => {
+                return Err(invalid_params("`arguments` must be an object"));
+            }
+            a => Arguments::new(a.map(RawValue::to_owned))
+                .constrained(tool.compiled.constraints.clone()),
+        };
+        let workers = service.workers.get().map_err(|e| {
+            RpcError::new(
+                INTERNAL_ERROR,
+                format!("Internal error: cannot start the threads tools run on: {e}"),
+            )
+        })?;
+        let limit = service.limits.max_in_flight;
+        let guard = service.in_flight.try_enter(limit).ok_or_else(|| {
+            RpcError::new(
+                INTERNAL_ERROR,
+                format!(
+                    "Internal error: {limit} calls are already running, the most this server \
+                     runs at once; retry when one has finished"
+                ),
+            )
+        })?;
+        let (client, log_threshold) = match version.era() {
+            Era::Modern => (
+                ClientSource::Request(OnceLock::new()),
+                meta.log_level
+                    .as_deref()
+                    .map(|l| log_level(Some(l)))
+                    .transpose()?,
+            ),
+            Era::Legacy => (
+                ClientSource::Session(Arc::clone(
+                    &self
+                        .handshake
+                        .get()
+                        .expect("a legacy call follows initialize")
+                        .client,
+                )),
+                Some(*self.log_level.lock().unwrap_or_else(|e| e.into_inner())),
+            ),
+        };
+        let record = Arc::new(CallRecord {
+            id: id.to_owned(),
+            key: IdKey::of(id),
+            version,
+            meta: params.meta.map(RawValue::to_owned),
+            client,
+            tool: tool.spec.name,
+            progress_token: meta.progress_token.map(RawValue::to_owned),
+            log_threshold,
+            outlet: outlet.clone(),
+            states: Arc::clone(&service.states),
+            instance: tool.instance.clone(),
+            state: CallState::default(),
+        });
+        if !self.open.insert(&record) {
+            return Err(id_in_use(id));
+        }
+        Ok(Answer::Later(Call {
+            invocation: Invocation {
+                arguments,
+                context: Context(Arc::clone(&record)),
+            },
+            record,
+            handler: tool.spec.handler,
+            finish: Finisher {
+                service: Arc::clone(service),
+                tool: index,
+                open: Arc::clone(&self.open),
+                batch: batch.cloned(),
+                _guard: guard,
+            },
+            workers: Arc::clone(workers),
+        }))
+    }
+}
+
+/// Shapes a call's output for its revision and delivers it, unless the call was cancelled:
+/// through the call's outlet, or into its batch.
+pub(crate) struct Finisher {
+    service: Arc<Service>,
+    tool: usize,
+    open: Arc<Open>,
+    batch: Option<Arc<Batch>>,
+    /// Counts the call in flight until its answer is delivered.
+    _guard: Guard,
+}
+
+impl Finish for Finisher {
+    fn finish(self, record: &CallRecord, output: ToolOutput) {
+        let tool = self.service.registry.get(self.tool);
+        let renderer = Renderer {
+            tool: &tool.compiled,
+            name: tool.spec.name,
+            expose_internal_errors: self.service.expose_internal_errors,
+            server_meta: &self.service.server_meta,
+        };
+        let line = render::call_result(&renderer, record.version, &record.id, output);
+        // The id is free again as soon as the client can read the answer.
+        self.open.remove(&record.key);
+        let mut line = Some(line);
+        let sent = record.finish(|| match &self.batch {
+            Some(batch) => batch.deliver(line.take()),
+            None => record.outlet.send(line.take().expect("sent once")),
+        });
+        if !sent && let Some(batch) = &self.batch {
+            batch.deliver(None);
+        }
+    }
+}

@@ -1,0 +1,216 @@
+//! Requests, by method and era.
+//!
+//! Each request is classified on its own: one whose `params._meta` names a protocol revision is
+//! served statelessly under that revision (2026-07-28), beside any handshake session on the same
+//! connection; any other is served under the revision `initialize` negotiated. Policy:
+//!
+//! - A 2026-07-28 request must carry `io.modelcontextprotocol/clientCapabilities` and a string
+//!   version (`-32602`); an unknown version gets `-32022` listing the stateless revisions, as the
+//!   Python and TypeScript SDKs do (a client wanting a handshake revision sends `initialize`).
+//! - An `initialize` asking for a revision the server does not speak with a handshake is answered
+//!   with the latest one it does (the client decides whether to stay); a second `initialize` is
+//!   refused. Requests other than `ping` before it are refused with `-32600`.
+//! - `subscriptions/listen` is acknowledged with nothing subscribed (the tool list never
+//!   changes) and stays open, silent, until the client cancels it.
+//! - `logging/setLevel` sets the session's level (`info` until then, the specification lets the
+//!   server choose); a 2026-07-28 request gets log messages only when its `_meta` names a level.
+
+use std::sync::Arc;
+
+use serde::Deserialize;
+use serde_json::value::RawValue;
+
+use crate::call::context::Client;
+use crate::call::outlet::Outlet;
+use crate::protocol::id::IdKey;
+use crate::protocol::jsonrpc::{
+    self, INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, RpcError, UNSUPPORTED_PROTOCOL_VERSION,
+};
+use crate::protocol::params::{Meta, Params, SUBSCRIPTION_ID};
+use crate::protocol::wire;
+use crate::protocol::{Era, Level, ProtocolVersion};
+use crate::server::batch::Batch;
+use crate::server::session::{Answer, Handshake, Session, id_in_use};
+use crate::tools::binding::without_position;
+
+impl Session {
+    pub(crate) fn request(
+        &self,
+        id: &RawValue,
+        method: &str,
+        params: Option<&RawValue>,
+        outlet: &Outlet,
+        batch: Option<&Arc<Batch>>,
+    ) -> Result<Answer, RpcError> {
+        let params: Params<'_> = parse(params)?;
+        let meta: Meta<'_> = match params.meta {
+            Some(meta) => serde_json::from_str(meta.get())
+                .map_err(|_| invalid_params("`_meta` must be an object"))?,
+            None => Meta::default(),
+        };
+        if let Some(version) = meta.protocol_version {
+            if batch.is_some() {
+                return Err(RpcError::new(
+                    INVALID_REQUEST,
+                    "Invalid Request: a 2026-07-28 request cannot be part of a batch",
+                ));
+            }
+            return self.stateless(id, method, &params, &meta, version, outlet);
+        }
+        let service = &self.service;
+        match method {
+            "initialize" if batch.is_some() => Err(RpcError::new(
+                INVALID_REQUEST,
+                "Invalid Request: `initialize` must not be part of a batch",
+            )),
+            "initialize" => self.initialize(id, &params),
+            "ping" => Ok(Answer::Now(jsonrpc::result_line(
+                id,
+                &serde_json::json!({}),
+            ))),
+            "tools/list" => list(id, service, self.session_version()?, &params),
+            "tools/call" => {
+                let version = self.session_version()?;
+                self.call(id, version, &params, &meta, outlet, batch)
+            }
+            "logging/setLevel" => {
+                self.session_version()?;
+                let level = log_level(params.level.as_deref())?;
+                *self.log_level.lock().unwrap_or_else(|e| e.into_inner()) = level;
+                Ok(Answer::Now(jsonrpc::result_line(
+                    id,
+                    &serde_json::json!({}),
+                )))
+            }
+            _ => Err(method_not_found(method)),
+        }
+    }
+
+    /// A 2026-07-28 request: everything it needs is in its own `_meta`.
+    fn stateless(
+        &self,
+        id: &RawValue,
+        method: &str,
+        params: &Params<'_>,
+        meta: &Meta<'_>,
+        version: &RawValue,
+        outlet: &Outlet,
+    ) -> Result<Answer, RpcError> {
+        if meta.client_capabilities.is_none() {
+            return Err(invalid_params(
+                "`_meta` lacks `io.modelcontextprotocol/clientCapabilities`",
+            ));
+        }
+        let requested: String = serde_json::from_str(version.get()).map_err(|_| {
+            invalid_params("`io.modelcontextprotocol/protocolVersion` must be a string")
+        })?;
+        let version = ProtocolVersion::parse(&requested)
+            .filter(|v| v.era() == Era::Modern)
+            .ok_or_else(|| unsupported_version(&requested))?;
+        let service = &self.service;
+        match method {
+            "server/discover" => {
+                let result = wire::discover(&service.info, &service.server_meta, service.cache());
+                Ok(Answer::Now(jsonrpc::result_line(id, &result)))
+            }
+            "tools/list" => list(id, service, version, params),
+            "tools/call" => self.call(id, version, params, meta, outlet, None),
+            "subscriptions/listen" => self.listen(id),
+            _ => Err(method_not_found(method)),
+        }
+    }
+
+    fn session_version(&self) -> Result<ProtocolVersion, RpcError> {
+        self.handshake.get().map(|h| h.version).ok_or_else(|| {
+            RpcError::new(
+                INVALID_REQUEST,
+                "Invalid Request: the session is not initialized; send `initialize` first",
+            )
+        })
+    }
+
+    fn initialize(&self, id: &RawValue, params: &Params<'_>) -> Result<Answer, RpcError> {
+        let requested = params
+            .protocol_version
+            .as_deref()
+            .ok_or_else(|| invalid_params("missing field `protocolVersion`"))?;
+        let version = ProtocolVersion::negotiate(requested);
+        let handshake = Handshake {
+            version,
+            client: Arc::new(Client::from_initialize(
+                params.client_info,
+                params.capabilities,
+            )),
+        };
+        if self.handshake.set(handshake).is_err() {
+            return Err(RpcError::new(
+                INVALID_REQUEST,
+                "Invalid Request: the session is already initialized",
+            ));
+        }
+        let result = wire::initialize(&self.service.info, version);
+        Ok(Answer::Now(jsonrpc::result_line(id, &result)))
+    }
+
+    /// `subscriptions/listen`: acknowledged with nothing subscribed; open until cancelled.
+    fn listen(&self, id: &RawValue) -> Result<Answer, RpcError> {
+        if !self.open.insert_stream(IdKey::of(id)) {
+            return Err(id_in_use(id));
+        }
+        let params = serde_json::json!({
+            "notifications": {},
+            "_meta": {SUBSCRIPTION_ID: id},
+        });
+        Ok(Answer::Stream(jsonrpc::notification_line(
+            "notifications/subscriptions/acknowledged",
+            &params,
+        )))
+    }
+}
+
+fn list(
+    id: &RawValue,
+    service: &crate::server::service::Service,
+    version: ProtocolVersion,
+    params: &Params<'_>,
+) -> Result<Answer, RpcError> {
+    let page = service
+        .tool_page(version, params.cursor.as_deref())
+        .ok_or_else(|| invalid_params("unknown `cursor`; start again without one"))?;
+    Ok(Answer::Now(jsonrpc::result_line_sized(
+        id,
+        page,
+        page.get().len(),
+    )))
+}
+
+fn parse<'a, T: Deserialize<'a> + Default>(params: Option<&'a RawValue>) -> Result<T, RpcError> {
+    let Some(params) = params else {
+        return Ok(T::default());
+    };
+    serde_json::from_str(params.get()).map_err(|e| invalid_params(&without_position(&e)))
+}
+
+pub(crate) fn log_level(name: Option<&str>) -> Result<Level, RpcError> {
+    let name = name.ok_or_else(|| invalid_params("missing field `level`"))?;
+    Level::parse(name).ok_or_else(|| {
+        invalid_params(&format!(
+            "unknown log level `{name}`; expected one of debug, info, notice, warning, error, \
+             critical, alert, emergency"
+        ))
+    })
+}
+
+pub(crate) fn invalid_params(message: &str) -> RpcError {
+    RpcError::new(INVALID_PARAMS, format!("Invalid params: {message}"))
+}
+
+fn method_not_found(method: &str) -> RpcError {
+    RpcError::new(METHOD_NOT_FOUND, format!("Method not found: {method}"))
+}
+
+fn unsupported_version(requested: &str) -> RpcError {
+    let supported: Vec<&str> = ProtocolVersion::MODERN.iter().map(|v| v.as_str()).collect();
+    RpcError::new(UNSUPPORTED_PROTOCOL_VERSION, "Unsupported protocol version")
+        .with_data(serde_json::json!({"supported": supported, "requested": requested}))
+}

@@ -1,0 +1,101 @@
+//! The errors that stop a server from starting or serving.
+
+use std::fmt;
+
+/// An error that stops a server from starting or serving.
+#[non_exhaustive]
+pub enum Error {
+    /// Two tools were registered under one name.
+    DuplicateTool {
+        /// The tool name.
+        name: String,
+        /// Where the first definition is (`file:line`).
+        first: String,
+        /// Where the second definition is (`file:line`).
+        second: String,
+    },
+    /// A tool takes a `State<T>` that no `Server::state` call provides.
+    MissingState {
+        /// The tool.
+        tool: &'static str,
+        /// Where it is defined (`file:line`).
+        location: String,
+        /// The state's type.
+        type_name: &'static str,
+    },
+    /// A tool's hand-written schema or `meta` is not what the protocol accepts.
+    InvalidTool {
+        /// The tool.
+        tool: &'static str,
+        /// Where it is defined (`file:line`).
+        location: String,
+        /// What is wrong.
+        problem: String,
+    },
+    /// A type given to `Server::tools` cannot serve tools that way.
+    ToolType {
+        /// The type.
+        type_name: &'static str,
+        /// What is wrong with it.
+        problem: &'static str,
+    },
+    /// Reading stdin or writing stdout failed, or the async runtime could not start.
+    Io(std::io::Error),
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::DuplicateTool {
+                name,
+                first,
+                second,
+            } => write!(
+                f,
+                "two tools are named `{name}`: one defined at {first}, one at {second}; \
+                 give one of them another name with #[mcp_tool(name = \"...\")]"
+            ),
+            Error::MissingState {
+                tool,
+                location,
+                type_name,
+            } => write!(
+                f,
+                "tool `{tool}` (at {location}) takes a `State<{type_name}>`, but no state of that \
+                 type was registered; add it with `.state(...)` on the server"
+            ),
+            Error::InvalidTool {
+                tool,
+                location,
+                problem,
+            } => write!(f, "tool `{tool}` (at {location}): {problem}"),
+            Error::ToolType { type_name, problem } => write!(f, "`{type_name}` {problem}"),
+            Error::Io(e) => write!(f, "i/o error: {e}"),
+        }
+    }
+}
+
+// `main` returning `Err` prints the `Debug` form: make it the readable message.
+impl fmt::Debug for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
+}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Error::Io(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+impl From<std::io::Error> for Error {
+    fn from(e: std::io::Error) -> Error {
+        Error::Io(e)
+    }
+}
+
+/// `Result` with this crate's [`Error`].
+pub type Result<T, E = Error> = std::result::Result<T, E>;

@@ -1,0 +1,13 @@
+//! The server: its builder, the built service, sessions, and what each message gets.
+
+mod batch;
+mod builder;
+mod calls;
+mod dispatch;
+mod error;
+mod registry;
+pub(crate) mod service;
+pub(crate) mod session;
+
+pub use builder::{DEFAULT_MAX_IN_FLIGHT, DEFAULT_MAX_MESSAGE_SIZE, Server, ToolOrder};
+pub use error::{Error, Result};

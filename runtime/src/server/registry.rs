@@ -1,0 +1,110 @@
+//! The tools a built server serves: each with its schemas compiled, in list order, and the
+//! `tools/list` pages of each revision, serialized on first use.
+
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+use serde_json::value::RawValue;
+
+use crate::call::record::Instance;
+use crate::call::spec::ToolSpec;
+use crate::protocol::ProtocolVersion;
+use crate::protocol::id::IdHashing;
+use crate::protocol::wire::{self, Cache, ToolEntry, ToolOut};
+use crate::tools::compiled::Compiled;
+
+/// A tool as the server serves it.
+pub(crate) struct Entry {
+    pub(crate) spec: &'static ToolSpec,
+    pub(crate) compiled: Compiled,
+    pub(crate) instance: Option<Instance>,
+}
+
+pub(crate) struct Registry {
+    /// In the order of `tools/list`.
+    tools: Vec<Entry>,
+    index: HashMap<&'static str, usize, IdHashing>,
+    page_size: usize,
+    pages: [OnceLock<Vec<Box<RawValue>>>; ProtocolVersion::ALL.len()],
+}
+
+impl Registry {
+    pub(crate) fn new(tools: Vec<Entry>, page_size: Option<usize>) -> Registry {
+        let index = tools
+            .iter()
+            .enumerate()
+            .map(|(i, t)| (t.spec.name, i))
+            .collect();
+        Registry {
+            tools,
+            index,
+            page_size: page_size.unwrap_or(usize::MAX),
+            pages: Default::default(),
+        }
+    }
+
+    /// The tool named `name`, with its index.
+    pub(crate) fn find(&self, name: &str) -> Option<(usize, &Entry)> {
+        self.index.get(name).map(|&i| (i, &self.tools[i]))
+    }
+
+    pub(crate) fn get(&self, index: usize) -> &Entry {
+        &self.tools[index]
+    }
+
+    /// The `tools/list` result a cursor points at (the first page without one); `None` for a
+    /// cursor this server did not hand out.
+    pub(crate) fn page(
+        &self,
+        version: ProtocolVersion,
+        cursor: Option<&str>,
+        server_meta: &RawValue,
+        cache: Cache,
+    ) -> Option<&RawValue> {
+        let pages =
+            self.pages[version.index()].get_or_init(|| self.paginate(version, server_meta, cache));
+        let index = match cursor {
+            None | Some("") => 0,
+            Some(cursor) => wire::page_of(cursor)?,
+        };
+        pages.get(index).map(|page| &**page)
+    }
+
+    fn paginate(
+        &self,
+        version: ProtocolVersion,
+        server_meta: &RawValue,
+        cache: Cache,
+    ) -> Vec<Box<RawValue>> {
+        let chunks: Vec<&[Entry]> = match self.tools.is_empty() {
+            true => vec![&[]],
+            false => self.tools.chunks(self.page_size).collect(),
+        };
+        let last = chunks.len() - 1;
+        chunks
+            .into_iter()
+            .enumerate()
+            .map(|(index, tools)| {
+                let tools = tools.iter().map(|tool| listed(tool, version)).collect();
+                let next = (index < last).then_some(index + 1);
+                wire::tool_page(tools, next, version, server_meta, cache)
+            })
+            .collect()
+    }
+}
+
+/// A tool's entry as `version` lists it.
+fn listed(tool: &Entry, version: ProtocolVersion) -> ToolOut<'_> {
+    let spec = tool.spec;
+    ToolEntry {
+        name: spec.name,
+        title: spec.title,
+        description: spec.description,
+        annotations: spec.annotations,
+        input_schema: &tool.compiled.input_schema_json,
+        output_schema: tool.compiled.output_schema(version),
+        icons: spec.icons,
+        meta: tool.compiled.meta.as_deref(),
+    }
+    .for_version(version)
+}

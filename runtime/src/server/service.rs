@@ -1,0 +1,59 @@
+//! A built server: immutable apart from its caches and counters, shared by every session and
+//! every call.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde_json::value::RawValue;
+
+use crate::call::inflight::InFlight;
+use crate::call::inject::States;
+use crate::call::workers::Workers;
+use crate::protocol::wire::{Cache, ServerInfo};
+use crate::server::registry::Registry;
+
+/// What the server holds each transport to.
+#[derive(Debug, Clone)]
+pub(crate) struct Limits {
+    /// The largest message read, in bytes.
+    pub(crate) max_message_size: usize,
+    /// The most calls that run at once; more are refused.
+    pub(crate) max_in_flight: usize,
+    /// How long calls in flight may take to finish once the input has ended.
+    pub(crate) shutdown_grace: Duration,
+}
+
+pub(crate) struct Service {
+    pub(crate) info: ServerInfo,
+    /// The `_meta` of 2026-07-28 results, serialized once.
+    pub(crate) server_meta: Box<RawValue>,
+    pub(crate) limits: Limits,
+    /// How long 2026-07-28 clients may cache list results.
+    pub(crate) cache_ttl: Duration,
+    /// Show the details of internal errors to clients (development only).
+    pub(crate) expose_internal_errors: bool,
+    pub(crate) registry: Registry,
+    pub(crate) states: Arc<States>,
+    pub(crate) workers: Workers,
+    pub(crate) in_flight: Arc<InFlight>,
+}
+
+impl Service {
+    /// The cache hints of list results: the tool list is the same for every client.
+    pub(crate) fn cache(&self) -> Cache {
+        Cache {
+            ttl_ms: u64::try_from(self.cache_ttl.as_millis()).unwrap_or(u64::MAX),
+            cache_scope: "public",
+        }
+    }
+
+    /// The `tools/list` result a cursor points at, for `version`.
+    pub(crate) fn tool_page(
+        &self,
+        version: crate::protocol::ProtocolVersion,
+        cursor: Option<&str>,
+    ) -> Option<&RawValue> {
+        self.registry
+            .page(version, cursor, &self.server_meta, self.cache())
+    }
+}

@@ -1,0 +1,159 @@
+//! [`Manifest`]: every tool as each revision lists it, pinned in a file that tests compare with.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use serde_json::{Map, Value, json};
+
+use crate::protocol::ProtocolVersion;
+use crate::server::{Result, Server};
+use crate::testing::diff::{self, Change, Compatibility};
+use crate::transport::memory::Conversation;
+
+/// The environment variable that rewrites a pinned manifest: `TOOLWRIGHT_MANIFEST=overwrite`.
+const OVERWRITE: &str = "TOOLWRIGHT_MANIFEST";
+
+/// Every tool of a server as each protocol revision lists it: what models see of the server.
+///
+/// Pin it in a file, and a test fails when a tool changes, with each change listed and
+/// classified as *breaking* for the models and clients that call the tools (a tool removed, an
+/// argument added as required, a type narrowed, an output field removed, a hint moved toward
+/// destructive) or *compatible* (a new tool, a new optional argument, a new output field, new
+/// wording):
+///
+/// ```no_run
+/// use toolwright_runtime::Server;
+/// use toolwright_runtime::testing::Manifest;
+///
+/// #[test]
+/// fn tools_do_not_change_by_accident() {
+///     let server = Server::new("notes", "1").discover();
+///     Manifest::of(server).unwrap().assert_matches("tests/manifest.json");
+/// }
+/// ```
+///
+/// The file is written when it does not exist yet, and rewritten when the test runs with
+/// `TOOLWRIGHT_MANIFEST=overwrite` (after a change that is meant).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Manifest {
+    /// `{"2024-11-05": [tool, ...], ...}`
+    revisions: Value,
+}
+
+impl Manifest {
+    /// Builds `server` and lists its tools in every revision.
+    pub fn of(server: Server) -> Result<Manifest> {
+        let service = server.build()?;
+        let mut revisions = Map::new();
+        for revision in ProtocolVersion::ALL {
+            let client = json!({"name": "toolwright-manifest", "version": "0"});
+            let mut conversation = Conversation::on(service.clone(), revision, client);
+            let mut tools = Vec::new();
+            let mut cursor = Value::Null;
+            loop {
+                let params = match &cursor {
+                    Value::Null => json!({}),
+                    cursor => json!({"cursor": cursor}),
+                };
+                let id = conversation.send_request("tools/list", params);
+                let answer = conversation
+                    .answer(id, None)
+                    .expect("the tool list is answered");
+                let page = &answer["result"];
+                tools.extend(page["tools"].as_array().cloned().unwrap_or_default());
+                match page.get("nextCursor") {
+                    Some(next) if !next.is_null() => cursor = next.clone(),
+                    _ => break,
+                }
+            }
+            revisions.insert(revision.as_str().to_owned(), Value::Array(tools));
+        }
+        Ok(Manifest {
+            revisions: Value::Object(revisions),
+        })
+    }
+
+    /// A manifest from its JSON text, as [`Manifest::to_json`] writes it.
+    pub fn from_json(text: &str) -> serde_json::Result<Manifest> {
+        Ok(Manifest {
+            revisions: serde_json::from_str(text)?,
+        })
+    }
+
+    /// The manifest as stable, pretty JSON: the tools in list order, each revision in turn.
+    pub fn to_json(&self) -> String {
+        let mut text = serde_json::to_string_pretty(&self.revisions).expect("JSON serializes");
+        text.push('\n');
+        text
+    }
+
+    /// What changed from `earlier` to this manifest, change by change.
+    pub fn changes_since(&self, earlier: &Manifest) -> Vec<Change> {
+        diff::changes(&earlier.revisions, &self.revisions)
+    }
+
+    /// Compares the manifest with the one pinned in `path` (relative paths from the package's
+    /// directory, as cargo runs tests) and panics with the list of changes when they differ.
+    /// Writes the file when it does not exist, or when `TOOLWRIGHT_MANIFEST=overwrite`.
+    ///
+    /// # Panics
+    /// When the pinned manifest differs, or cannot be read or written.
+    #[track_caller]
+    pub fn assert_matches(&self, path: impl AsRef<Path>) {
+        let path = resolve(path.as_ref());
+        let overwrite = std::env::var(OVERWRITE).is_ok_and(|v| v == "overwrite");
+        let pinned = match std::fs::read_to_string(&path) {
+            Ok(text) if !overwrite => text,
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound && !overwrite => {
+                panic!("cannot read the pinned manifest {}: {e}", path.display())
+            }
+            _ => {
+                if let Some(dir) = path.parent() {
+                    let _ = std::fs::create_dir_all(dir);
+                }
+                std::fs::write(&path, self.to_json()).unwrap_or_else(|e| {
+                    panic!("cannot write the manifest {}: {e}", path.display())
+                });
+                return;
+            }
+        };
+        let earlier = Manifest::from_json(&pinned)
+            .unwrap_or_else(|e| panic!("the pinned manifest {} is not JSON: {e}", path.display()));
+        if earlier == *self {
+            return;
+        }
+        panic!("{}", report(&self.changes_since(&earlier), &path));
+    }
+}
+
+fn resolve(path: &Path) -> PathBuf {
+    match std::env::var_os("CARGO_MANIFEST_DIR") {
+        Some(dir) if path.is_relative() => Path::new(&dir).join(path),
+        _ => path.to_owned(),
+    }
+}
+
+fn report(changes: &[Change], path: &Path) -> String {
+    let mut text = format!(
+        "the tools differ from the manifest pinned in {}:\n",
+        path.display()
+    );
+    for compatibility in [Compatibility::Breaking, Compatibility::Compatible] {
+        let listed: Vec<&Change> = changes
+            .iter()
+            .filter(|c| c.compatibility == compatibility)
+            .collect();
+        if listed.is_empty() {
+            continue;
+        }
+        let _ = writeln!(text, "{compatibility}:");
+        for change in listed {
+            let _ = writeln!(text, "  - {change}");
+        }
+    }
+    let _ = write!(
+        text,
+        "if the changes are meant, run the test again with {OVERWRITE}=overwrite to pin them"
+    );
+    text
+}

@@ -1,0 +1,409 @@
+//! Binding the client's arguments: deserializing them, and saying precisely what is wrong when
+//! they do not fit, so that a model can correct its call.
+
+use std::borrow::Cow;
+use std::ops::{Deref, DerefMut};
+use std::sync::Arc;
+
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+use serde_json::value::RawValue;
+
+use crate::tools::constraints::Constraints;
+use crate::tools::output::ToolOutput;
+
+/// The arguments of one call, as the client sent them.
+#[derive(Default)]
+pub struct Arguments {
+    raw: Option<Box<RawValue>>,
+    /// The tool's input schema's constraints, when it has any.
+    constraints: Option<Arc<Constraints>>,
+}
+
+impl std::fmt::Debug for Arguments {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_tuple("Arguments").field(&self.json()).finish()
+    }
+}
+
+/// Why arguments did not bind: where, and what serde said.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct BindError {
+    /// `.` for the arguments object itself, else a path like `items[2].name`.
+    path: String,
+    message: String,
+}
+
+impl Arguments {
+    /// Arguments from a raw JSON object, or none.
+    pub fn new(raw: Option<Box<RawValue>>) -> Arguments {
+        Arguments {
+            raw,
+            constraints: None,
+        }
+    }
+
+    /// The same arguments, checked against `constraints` once they bind.
+    pub(crate) fn constrained(mut self, constraints: Option<Arc<Constraints>>) -> Arguments {
+        self.constraints = constraints;
+        self
+    }
+
+    fn json(&self) -> &str {
+        self.raw.as_deref().map_or("{}", RawValue::get)
+    }
+
+    /// Deserializes the arguments into `T`, which rejects unknown fields itself (the struct
+    /// `#[mcp_tool]` generates does), then checks the input schema's constraints.
+    pub fn bind<T: DeserializeOwned>(&self) -> Result<T, ToolOutput> {
+        self.bind_with(|json| serde_json::from_str(json).map_err(|e| locate::<T>(json, &e)))
+    }
+
+    /// Deserializes the arguments into `T` (an [`Args<T>`] struct) and rejects any field `T`
+    /// ignored: a misspelt optional argument must not vanish silently.
+    pub fn bind_whole<T: DeserializeOwned>(&self) -> Result<T, ToolOutput> {
+        self.bind_with(|json| {
+            let mut ignored = Vec::new();
+            let mut record = |path: serde_ignored::Path<'_>| ignored.push(path.to_string());
+            let mut de = serde_json::Deserializer::from_str(json);
+            let value = serde_ignored::deserialize(&mut de, &mut record)
+                .map_err(|e| locate::<T>(json, &e))?;
+            match ignored.first() {
+                None => Ok(value),
+                Some(path) => {
+                    // serde_ignored marks the inside of an `Option` with `?`.
+                    let path = path.replace(".?", "").replace("?.", "");
+                    let (parent, field) = path.rsplit_once('.').unwrap_or((".", &path));
+                    Err(ToolOutput::invalid_arguments(BindError {
+                        path: parent.to_owned(),
+                        message: format!("unknown field `{field}`"),
+                    }))
+                }
+            }
+        })
+    }
+
+    /// Binds with `bind`, retrying once with integral numbers written as integers, then checks
+    /// the constraints.
+    fn bind_with<T>(&self, bind: impl Fn(&str) -> Result<T, ToolOutput>) -> Result<T, ToolOutput> {
+        let mut json = Cow::Borrowed(self.json());
+        let value = match bind(&json) {
+            Ok(value) => value,
+            Err(error) => match integral(&json) {
+                // `2.0` is an integer to JSON Schema (`"type": "integer"` accepts it), but not to
+                // serde: a value the schema allows must bind.
+                Some(rewritten) => {
+                    let value = bind(&rewritten).map_err(|_| error)?;
+                    json = Cow::Owned(rewritten);
+                    value
+                }
+                None => return Err(error),
+            },
+        };
+        if let Some(constraints) = &self.constraints {
+            let arguments: Value = serde_json::from_str(&json).unwrap_or(Value::Null);
+            constraints.check(&arguments).map_err(|v| {
+                ToolOutput::invalid_arguments(BindError {
+                    path: v.path,
+                    message: v.message,
+                })
+            })?;
+        }
+        Ok(value)
+    }
+}
+
+/// The error of arguments that did not bind, with where it is. Binding tracks no path
+/// (tracking made it 2.4 to 3.4 times slower, see `benches/hot_path.rs`), so the failed binding
+/// is repeated once with tracking; deserializing is deterministic, so it fails at the same
+/// place.
+#[cold]
+fn locate<T: DeserializeOwned>(json: &str, first: &serde_json::Error) -> ToolOutput {
+    let mut de = serde_json::Deserializer::from_str(json);
+    match serde_path_to_error::deserialize::<_, T>(&mut de) {
+        Err(e) => invalid(&e),
+        Ok(_) => ToolOutput::invalid_arguments(BindError {
+            path: ".".to_owned(),
+            message: without_position(first),
+        }),
+    }
+}
+
+/// `json` with every float that has no fractional part (`2.0`, `1e3`) written as an integer,
+/// or `None` when it has none.
+#[cold]
+fn integral(json: &str) -> Option<String> {
+    fn rewrite(value: &mut Value) -> bool {
+        match value {
+            Value::Number(n) if n.is_f64() => {
+                let f = n.as_f64().unwrap_or(f64::NAN);
+                let integer = if f.fract() != 0.0 {
+                    None
+                } else if f >= 0.0 && f <= u64::MAX as f64 {
+                    Some(serde_json::Number::from(f as u64))
+                } else if f < 0.0 && f >= i64::MIN as f64 {
+                    Some(serde_json::Number::from(f as i64))
+                } else {
+                    None
+                };
+                integer.map(|i| *n = i).is_some()
+            }
+            Value::Array(items) => items.iter_mut().fold(false, |any, v| rewrite(v) | any),
+            Value::Object(map) => map.values_mut().fold(false, |any, v| rewrite(v) | any),
+            _ => false,
+        }
+    }
+    let mut value: Value = serde_json::from_str(json).ok()?;
+    rewrite(&mut value).then(|| value.to_string())
+}
+
+fn invalid(e: &serde_path_to_error::Error<serde_json::Error>) -> ToolOutput {
+    ToolOutput::invalid_arguments(BindError {
+        path: e.path().to_string(),
+        message: without_position(e.inner()),
+    })
+}
+
+/// serde_json's message without the position it appends: a line and column in the client's
+/// JSON mean nothing to the model reading the error.
+pub(crate) fn without_position(e: &serde_json::Error) -> String {
+    let text = e.to_string();
+    match text.rfind(" at line ") {
+        Some(at) => text[..at].to_owned(),
+        None => text,
+    }
+}
+
+impl BindError {
+    /// The message for the client. A missing field says what type it wants, from the schema.
+    pub(crate) fn describe(&self, input_schema: &Value) -> String {
+        let mut message = self.message.clone();
+        let missing = message
+            .strip_prefix("missing field `")
+            .and_then(|rest| rest.strip_suffix('`'));
+        if let Some(field) = missing {
+            let mut path = segments(&self.path);
+            path.push(field);
+            if let Some(expected) = schema_at(input_schema, input_schema, &path).map(describe_type)
+            {
+                message.push_str(&format!(", expected {expected}"));
+            }
+        }
+        match self.path.as_str() {
+            "." => format!("invalid arguments: {message}"),
+            path => format!("invalid arguments: `{path}`: {message}"),
+        }
+    }
+}
+
+/// `a.b[2].c` to `["a", "b", "2", "c"]`.
+fn segments(path: &str) -> Vec<&str> {
+    path.split(['.', '[', ']'])
+        .filter(|s| !s.is_empty())
+        .collect()
+}
+
+/// The subschema at a path of property names and array indices, following local `$ref`s and
+/// looking into the alternatives of `anyOf`, `oneOf` and `allOf` (how `Option<T>` and enums
+/// are described).
+fn schema_at<'a>(root: &'a Value, schema: &'a Value, path: &[&str]) -> Option<&'a Value> {
+    let schema = resolve(root, schema);
+    let Some((first, rest)) = path.split_first() else {
+        return Some(schema);
+    };
+    let next = if first.parse::<usize>().is_ok() {
+        schema.get("items")
+    } else {
+        schema.get("properties").and_then(|p| p.get(*first))
+    };
+    if let Some(found) = next.and_then(|next| schema_at(root, next, rest)) {
+        return Some(found);
+    }
+    ["anyOf", "oneOf", "allOf"]
+        .iter()
+        .filter_map(|key| schema.get(*key).and_then(Value::as_array))
+        .flatten()
+        .find_map(|alternative| schema_at(root, alternative, path))
+}
+
+fn resolve<'a>(root: &'a Value, schema: &'a Value) -> &'a Value {
+    match schema.get("$ref").and_then(Value::as_str) {
+        Some(pointer) => pointer
+            .strip_prefix('#')
+            .and_then(|p| root.pointer(p))
+            .unwrap_or(schema),
+        None => schema,
+    }
+}
+
+fn describe_type(schema: &Value) -> String {
+    if let Some(options) = schema.get("enum").and_then(Value::as_array) {
+        let options: Vec<String> = options.iter().map(Value::to_string).collect();
+        return format!("one of {}", options.join(", "));
+    }
+    match schema.get("type") {
+        Some(Value::String(t)) => article(t),
+        Some(Value::Array(types)) => types
+            .iter()
+            .filter_map(Value::as_str)
+            .map(article)
+            .collect::<Vec<_>>()
+            .join(" or "),
+        _ => "a value that matches the input schema".to_owned(),
+    }
+}
+
+fn article(json_type: &str) -> String {
+    match json_type {
+        "integer" | "object" | "array" => format!("an {json_type}"),
+        "null" => "null".to_owned(),
+        other => format!("a {other}"),
+    }
+}
+
+/// Takes the whole arguments object as one struct, for authors who prefer to describe a tool's
+/// input as a type: `fn search(args: Args<SearchQuery>)`.
+///
+/// `T` must deserialize from, and describe, a JSON object. Fields that `T` does not know are
+/// rejected with an error naming them, as for tools with one parameter per argument.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Args<T>(pub T);
+
+impl<T> Args<T> {
+    /// The arguments struct.
+    pub fn into_inner(self) -> T {
+        self.0
+    }
+}
+
+impl<T> Deref for Args<T> {
+    type Target = T;
+
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}
+
+impl<T> DerefMut for Args<T> {
+    fn deref_mut(&mut self) -> &mut T {
+        &mut self.0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tools::output::Repr;
+    use serde_json::json;
+
+    #[derive(serde::Deserialize, Debug)]
+    #[serde(deny_unknown_fields)]
+    #[allow(dead_code)]
+    struct Strict {
+        a: i64,
+        inner: Option<Inner>,
+    }
+
+    #[derive(serde::Deserialize, Debug)]
+    #[allow(dead_code)]
+    struct Inner {
+        n: u8,
+        tags: Vec<String>,
+    }
+
+    fn schema() -> Value {
+        json!({
+            "type": "object",
+            "properties": {
+                "a": {"type": "integer"},
+                "inner": {"anyOf": [{"$ref": "#/$defs/Inner"}, {"type": "null"}]}
+            },
+            "$defs": {"Inner": {"type": "object", "properties": {
+                "n": {"type": "integer"}, "tags": {"type": "array"}
+            }}}
+        })
+    }
+
+    fn message(result: Result<impl std::fmt::Debug, ToolOutput>) -> String {
+        match result.unwrap_err().repr {
+            Repr::InvalidArguments(e) => e.describe(&schema()),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    fn args(json: &str) -> Arguments {
+        Arguments::new(Some(RawValue::from_string(json.into()).unwrap()))
+    }
+
+    #[test]
+    fn errors_name_the_path_and_the_expected_type() {
+        assert_eq!(
+            message(args("{}").bind::<Strict>()),
+            "invalid arguments: missing field `a`, expected an integer"
+        );
+        assert_eq!(
+            message(args(r#"{"a":"x"}"#).bind::<Strict>()),
+            "invalid arguments: `a`: invalid type: string \"x\", expected i64"
+        );
+        assert_eq!(
+            message(args(r#"{"a":1,"inner":{"n":300,"tags":[]}}"#).bind::<Strict>()),
+            "invalid arguments: `inner.n`: invalid value: integer `300`, expected u8"
+        );
+        assert_eq!(
+            message(args(r#"{"a":1,"inner":{"n":3}}"#).bind::<Strict>()),
+            "invalid arguments: `inner`: missing field `tags`, expected an array"
+        );
+        assert!(message(args(r#"{"a":1,"b":2}"#).bind::<Strict>()).contains("unknown field `b`"));
+    }
+
+    #[test]
+    fn whole_structs_reject_fields_they_ignore() {
+        #[derive(serde::Deserialize, Debug)]
+        #[allow(dead_code)]
+        struct Lenient {
+            a: i64,
+            inner: Option<Inner>,
+        }
+        assert!(args(r#"{"a":1}"#).bind_whole::<Lenient>().is_ok());
+        assert_eq!(
+            message(args(r#"{"a":1,"limt":5}"#).bind_whole::<Lenient>()),
+            "invalid arguments: unknown field `limt`"
+        );
+        assert_eq!(
+            message(args(r#"{"a":1,"inner":{"n":1,"tags":[],"x":0}}"#).bind_whole::<Lenient>()),
+            "invalid arguments: `inner`: unknown field `x`"
+        );
+    }
+
+    #[test]
+    fn integral_floats_bind_as_integers() {
+        #[derive(serde::Deserialize, Debug, PartialEq)]
+        struct Counts {
+            a: i64,
+            b: u8,
+            c: f64,
+            d: Vec<u32>,
+        }
+        let bound = args(r#"{"a":-2.0,"b":1e2,"c":2.5,"d":[1.0,2]}"#).bind::<Counts>();
+        assert_eq!(
+            bound.unwrap(),
+            Counts {
+                a: -2,
+                b: 100,
+                c: 2.5,
+                d: vec![1, 2]
+            }
+        );
+        assert_eq!(
+            message(args(r#"{"a":2.5,"inner":null}"#).bind::<Strict>()),
+            "invalid arguments: `a`: invalid type: floating point `2.5`, expected i64"
+        );
+    }
+
+    #[test]
+    fn absent_arguments_are_an_empty_object() {
+        #[derive(serde::Deserialize)]
+        struct Empty {}
+        assert!(Arguments::default().bind::<Empty>().is_ok());
+    }
+}

@@ -1,0 +1,138 @@
+//! What is derived from a tool's description once, when the server starts: its schemas as
+//! served, the constraints its input schema asks for, its `_meta`.
+
+use std::sync::Arc;
+
+use schemars::{Schema, SchemaGenerator};
+use serde_json::Value;
+use serde_json::value::RawValue;
+
+use crate::protocol::{Era, ProtocolVersion};
+use crate::tools::constraints::Constraints;
+use crate::tools::schema::{self, Contract, OutputSchema, SchemaProfile};
+
+/// The parts of a tool's description its schemas come from.
+pub(crate) struct Source {
+    pub(crate) input_schema: fn(&mut SchemaGenerator) -> Schema,
+    /// A hand-written input schema (JSON text), served as written instead of a generated one.
+    pub(crate) raw_input_schema: Option<&'static str>,
+    pub(crate) output_schema: fn(&mut SchemaGenerator) -> Option<Schema>,
+    /// The tool's `_meta`, as JSON text.
+    pub(crate) meta: Option<&'static str>,
+}
+
+/// A tool's schemas and constraints, ready to serve.
+pub(crate) struct Compiled {
+    /// The input schema, parsed (binding errors read it).
+    pub(crate) input_schema: Value,
+    /// The input schema as served: generated and serialized, or the hand-written text.
+    pub(crate) input_schema_json: Box<RawValue>,
+    pub(crate) output: Option<OutputSchema>,
+    /// What the input schema asks of values beyond their types, when it asks anything.
+    pub(crate) constraints: Option<Arc<Constraints>>,
+    pub(crate) meta: Option<Box<RawValue>>,
+}
+
+impl Compiled {
+    /// Generates and checks everything once; `Err` says what is wrong, for the server to report
+    /// with the tool's name and location.
+    pub(crate) fn new(source: &Source, profile: SchemaProfile) -> Result<Compiled, String> {
+        let input_schema_json = match source.raw_input_schema {
+            Some(text) => RawValue::from_string(compact_json(text))
+                .map_err(|e| format!("its input schema is not JSON: {e}"))?,
+            None => {
+                let mut generator = schema::input_generator();
+                let generated = (source.input_schema)(&mut generator);
+                let generated = schema::with_definitions(generated, &mut generator);
+                let value = schema::finish(generated, Contract::Input, profile);
+                serde_json::value::to_raw_value(&value).expect("a schema serializes")
+            }
+        };
+        let input_schema: Value =
+            serde_json::from_str(input_schema_json.get()).expect("checked JSON");
+        if !schema::is_object_root(&input_schema) {
+            return Err(
+                "its input schema must describe an object (`\"type\": \"object\"`); \
+                        `Args<T>` needs a struct `T`"
+                    .to_owned(),
+            );
+        }
+        let constraints = Constraints::new(&input_schema)?.map(Arc::new);
+        let mut generator = schema::output_generator();
+        let output = (source.output_schema)(&mut generator).map(|s| {
+            let s = schema::with_definitions(s, &mut generator);
+            OutputSchema::new(schema::finish(s, Contract::Output, profile))
+        });
+        let meta = match source.meta {
+            Some(text) => Some(
+                RawValue::from_string(compact_json(text))
+                    .ok()
+                    .filter(|raw| raw.get().starts_with('{'))
+                    .ok_or("its `meta` must be a JSON object")?,
+            ),
+            None => None,
+        };
+        Ok(Compiled {
+            input_schema,
+            input_schema_json,
+            output,
+            constraints,
+            meta,
+        })
+    }
+
+    /// The output schema a revision advertises: the natural one on 2026-07-28, an object-rooted
+    /// one on 2025-06-18 and 2025-11-25, none before.
+    pub(crate) fn output_schema(&self, version: ProtocolVersion) -> Option<&Value> {
+        let output = self.output.as_ref()?;
+        match version.era() {
+            Era::Modern => Some(&output.natural),
+            Era::Legacy if version.has_structured_output() => Some(&output.object),
+            Era::Legacy => None,
+        }
+    }
+
+    /// Whether a value travels as `{"result": value}` under `version`.
+    pub(crate) fn wraps_output(&self, version: ProtocolVersion) -> bool {
+        version.era() == Era::Legacy && self.output.as_ref().is_some_and(|o| o.wrapped)
+    }
+}
+
+/// JSON text without the whitespace between tokens, and nothing else changed: hand-written
+/// schemas keep their key order, numbers and escapes exactly, and fit on one line.
+fn compact_json(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut in_string = false;
+    let mut escaped = false;
+    for c in text.chars() {
+        if in_string {
+            out.push(c);
+            match (escaped, c) {
+                (true, _) => escaped = false,
+                (false, '\\') => escaped = true,
+                (false, '"') => in_string = false,
+                _ => {}
+            }
+        } else if c == '"' {
+            in_string = true;
+            out.push(c);
+        } else if !c.is_whitespace() {
+            out.push(c);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::compact_json;
+
+    #[test]
+    fn compacting_keeps_every_token() {
+        let text = "{\n  \"a b\": [1.50, 2e3],\n  \"q\\\" x\": \"\\u00e9 \"\n}";
+        assert_eq!(
+            compact_json(text),
+            "{\"a b\":[1.50,2e3],\"q\\\" x\":\"\\u00e9 \"}"
+        );
+    }
+}

@@ -1,0 +1,618 @@
+//! Enforcing what a tool's input schema promises beyond types: lengths, item counts, ranges,
+//! patterns and formats.
+//!
+//! serde checks the shape of the arguments (types, required and unknown fields); this module
+//! checks the constraint keywords of the very schema the tool advertises, wherever they came
+//! from: `#[arg(length(min = 1))]`, a `#[schemars(range(..))]` on a field of an `Args<T>` struct
+//! or of a newtype, or a hand-written schema. A tool whose schema has none of these keywords
+//! pays nothing; the others parse their arguments once more, after they bound.
+//!
+//! Enforced: `minLength`, `maxLength`, `pattern`, `format` (below), `minimum`, `maximum`,
+//! `exclusiveMinimum`, `exclusiveMaximum`, `multipleOf`, `minItems`, `maxItems`, `uniqueItems`,
+//! `minProperties`, `maxProperties`, and `const`, `enum` and `required` to tell the branches of
+//! an `anyOf`/`oneOf` apart; reached through `properties`, `additionalProperties`, `items`,
+//! `prefixItems`, local `$ref`s, `allOf`, `anyOf` and `oneOf`. As in JSON Schema, a keyword
+//! applies only to values of its type. Not enforced: `if`/`then`/`else`, `not`, `contains`,
+//! `patternProperties`, `dependent*`, `unevaluated*`.
+
+use std::collections::HashMap;
+
+use regex_lite::Regex;
+use serde_json::{Map, Number, Value};
+
+use crate::tools::format;
+
+/// The checks of one input schema.
+pub(crate) struct Constraints {
+    schema: Value,
+    /// Every `pattern` of the schema, compiled once.
+    patterns: HashMap<String, Regex>,
+}
+
+/// A value that breaks a constraint: where, and what it should have been.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) struct Violation {
+    pub(crate) path: String,
+    pub(crate) message: String,
+}
+
+const KEYWORDS: &[&str] = &[
+    "minLength",
+    "maxLength",
+    "pattern",
+    "format",
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "multipleOf",
+    "minItems",
+    "maxItems",
+    "uniqueItems",
+    "minProperties",
+    "maxProperties",
+];
+
+/// `$ref`s followed in a row without descending into the value: more is a reference cycle.
+const MAX_HOPS: usize = 32;
+
+impl Constraints {
+    /// The checks of `schema`; `None` when it has no constraint keyword to enforce. An `Err`
+    /// names a pattern this server cannot check.
+    pub(crate) fn new(schema: &Value) -> Result<Option<Constraints>, String> {
+        let mut found = false;
+        let mut patterns = HashMap::new();
+        let mut bad = None;
+        walk(schema, &mut |node| {
+            found |= KEYWORDS.iter().any(|k| match (*k, node.get(*k)) {
+                ("format", Some(Value::String(f))) => format::is_enforced(f),
+                (_, Some(_)) => true,
+                _ => false,
+            });
+            if let Some(Value::String(pattern)) = node.get("pattern")
+                && !patterns.contains_key(pattern)
+            {
+                match Regex::new(pattern) {
+                    Ok(regex) => {
+                        patterns.insert(pattern.clone(), regex);
+                    }
+                    Err(e) => {
+                        bad = Some(format!(
+                            "its schema's pattern `{pattern}` is not a regular expression this server can check: {e}"
+                        ))
+                    }
+                }
+            }
+        });
+        if let Some(problem) = bad {
+            return Err(problem);
+        }
+        Ok(found.then(|| Constraints {
+            schema: schema.clone(),
+            patterns,
+        }))
+    }
+
+    /// Checks the arguments (a JSON object that already bound to the tool's types).
+    pub(crate) fn check(&self, arguments: &Value) -> Result<(), Violation> {
+        let mut path = Vec::new();
+        self.node(&self.schema, arguments, &mut path, 0)
+    }
+
+    fn node<'v>(
+        &self,
+        schema: &Value,
+        value: &'v Value,
+        path: &mut Vec<Step<'v>>,
+        hops: usize,
+    ) -> Result<(), Violation> {
+        let Value::Object(schema) = schema else {
+            return Ok(());
+        };
+        if let Some(Value::String(reference)) = schema.get("$ref") {
+            match self.resolve(reference) {
+                Some(target) if hops < MAX_HOPS => self.node(target, value, path, hops + 1)?,
+                _ => {}
+            }
+        }
+        self.keywords(schema, value, path)?;
+        if let Some(Value::Array(all)) = schema.get("allOf") {
+            for branch in all {
+                self.node(branch, value, path, hops + 1)?;
+            }
+        }
+        for key in ["anyOf", "oneOf"] {
+            if let Some(Value::Array(branches)) = schema.get(key) {
+                self.any(branches, value, path, hops)?;
+            }
+        }
+        self.children(schema, value, path)
+    }
+
+    /// Passes when one branch meant for this type of value passes: the value is of one of them.
+    fn any<'v>(
+        &self,
+        branches: &[Value],
+        value: &'v Value,
+        path: &mut Vec<Step<'v>>,
+        hops: usize,
+    ) -> Result<(), Violation> {
+        let mut first = None;
+        for branch in branches {
+            if !self.admits_type(branch, value, hops) {
+                continue;
+            }
+            match self.node(branch, value, path, hops + 1) {
+                Ok(()) => return Ok(()),
+                Err(violation) => {
+                    first.get_or_insert(violation);
+                }
+            }
+        }
+        first.map_or(Ok(()), Err)
+    }
+
+    /// Whether `schema`'s `type` (through `$ref`s) allows the value's JSON type.
+    fn admits_type(&self, schema: &Value, value: &Value, hops: usize) -> bool {
+        let schema = match schema.get("$ref").and_then(Value::as_str) {
+            Some(reference) if hops < MAX_HOPS => match self.resolve(reference) {
+                Some(target) => return self.admits_type(target, value, hops + 1),
+                None => schema,
+            },
+            _ => schema,
+        };
+        match schema.get("type") {
+            Some(Value::String(t)) => is_type(t, value),
+            Some(Value::Array(types)) => types
+                .iter()
+                .filter_map(Value::as_str)
+                .any(|t| is_type(t, value)),
+            _ => true,
+        }
+    }
+
+    fn resolve(&self, reference: &str) -> Option<&Value> {
+        let pointer = reference.strip_prefix('#')?;
+        self.schema.pointer(pointer)
+    }
+
+    fn keywords(
+        &self,
+        schema: &Map<String, Value>,
+        value: &Value,
+        path: &[Step<'_>],
+    ) -> Result<(), Violation> {
+        let fail = |message: String| {
+            Err(Violation {
+                path: render(path),
+                message,
+            })
+        };
+        if let Some(expected) = schema.get("const")
+            && !same(expected, value)
+        {
+            return fail(format!("must be {expected}"));
+        }
+        if let Some(Value::Array(options)) = schema.get("enum")
+            && !options.iter().any(|o| same(o, value))
+        {
+            let options: Vec<String> = options.iter().map(Value::to_string).collect();
+            return fail(format!("must be one of {}", options.join(", ")));
+        }
+        match value {
+            Value::String(s) => {
+                let length = s.chars().count();
+                if let Some(min) = limit(schema, "minLength")
+                    && length < min
+                {
+                    return fail(format!(
+                        "must be at least {} long, got {length}",
+                        count(min, "character")
+                    ));
+                }
+                if let Some(max) = limit(schema, "maxLength")
+                    && length > max
+                {
+                    return fail(format!(
+                        "must be at most {} long, got {length}",
+                        count(max, "character")
+                    ));
+                }
+                if let Some(Value::String(pattern)) = schema.get("pattern")
+                    && let Some(regex) = self.patterns.get(pattern)
+                    && !regex.is_match(s)
+                {
+                    return fail(format!("must match the pattern `{pattern}`"));
+                }
+                if let Some(Value::String(name)) = schema.get("format")
+                    && let Err(problem) = format::check(name, s)
+                {
+                    return fail(problem);
+                }
+            }
+            Value::Number(n) => numbers(schema, n).or_else(fail)?,
+            Value::Array(items) => {
+                if let Some(min) = limit(schema, "minItems")
+                    && items.len() < min
+                {
+                    return fail(format!(
+                        "must have at least {}, got {}",
+                        count(min, "item"),
+                        items.len()
+                    ));
+                }
+                if let Some(max) = limit(schema, "maxItems")
+                    && items.len() > max
+                {
+                    return fail(format!(
+                        "must have at most {}, got {}",
+                        count(max, "item"),
+                        items.len()
+                    ));
+                }
+                if schema.get("uniqueItems") == Some(&Value::Bool(true)) {
+                    for (i, a) in items.iter().enumerate() {
+                        if let Some(j) = items[i + 1..].iter().position(|b| same(a, b)) {
+                            return fail(format!(
+                                "must not repeat an item: items {i} and {} are equal",
+                                i + 1 + j
+                            ));
+                        }
+                    }
+                }
+            }
+            Value::Object(map) => {
+                if let Some(Value::Array(required)) = schema.get("required")
+                    && let Some(missing) = required
+                        .iter()
+                        .filter_map(Value::as_str)
+                        .find(|k| !map.contains_key(*k))
+                {
+                    return fail(format!("missing field `{missing}`"));
+                }
+                if let Some(min) = limit(schema, "minProperties")
+                    && map.len() < min
+                {
+                    return fail(format!("must have at least {}", count(min, "entry")));
+                }
+                if let Some(max) = limit(schema, "maxProperties")
+                    && map.len() > max
+                {
+                    return fail(format!("must have at most {}", count(max, "entry")));
+                }
+            }
+            Value::Bool(_) | Value::Null => {}
+        }
+        Ok(())
+    }
+
+    /// Descends into the value's items and properties, with the schemas that describe them.
+    fn children<'v>(
+        &self,
+        schema: &Map<String, Value>,
+        value: &'v Value,
+        path: &mut Vec<Step<'v>>,
+    ) -> Result<(), Violation> {
+        match value {
+            Value::Array(items) => {
+                let prefix = schema.get("prefixItems").and_then(Value::as_array);
+                let prefix_len = prefix.map_or(0, Vec::len);
+                for (i, item) in items.iter().enumerate() {
+                    let item_schema = match prefix.and_then(|p| p.get(i)) {
+                        Some(s) => Some(s),
+                        None if i >= prefix_len => schema.get("items"),
+                        None => None,
+                    };
+                    if let Some(item_schema) = item_schema {
+                        path.push(Step::Index(i));
+                        let result = self.node(item_schema, item, path, 0);
+                        path.pop();
+                        result?;
+                    }
+                }
+            }
+            Value::Object(map) => {
+                let properties = schema.get("properties").and_then(Value::as_object);
+                for (key, field) in map {
+                    let field_schema = match properties.and_then(|p| p.get(key)) {
+                        Some(s) => Some(s),
+                        None => schema.get("additionalProperties"),
+                    };
+                    if let Some(field_schema) = field_schema {
+                        path.push(Step::Key(key));
+                        let result = self.node(field_schema, field, path, 0);
+                        path.pop();
+                        result?;
+                    }
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+}
+
+fn numbers(schema: &Map<String, Value>, n: &Number) -> Result<(), String> {
+    let bound = |key| schema.get(key).and_then(Value::as_number);
+    if let Some(min) = bound("minimum")
+        && compare(n, min).is_lt()
+    {
+        return Err(format!("must be at least {min}, got {n}"));
+    }
+    if let Some(max) = bound("maximum")
+        && compare(n, max).is_gt()
+    {
+        return Err(format!("must be at most {max}, got {n}"));
+    }
+    if let Some(min) = bound("exclusiveMinimum")
+        && compare(n, min).is_le()
+    {
+        return Err(format!("must be greater than {min}, got {n}"));
+    }
+    if let Some(max) = bound("exclusiveMaximum")
+        && compare(n, max).is_ge()
+    {
+        return Err(format!("must be less than {max}, got {n}"));
+    }
+    if let Some(step) = bound("multipleOf")
+        && !is_multiple(n, step)
+    {
+        return Err(format!("must be a multiple of {step}, got {n}"));
+    }
+    Ok(())
+}
+
+/// Numbers compare by value: exactly when both are integers, as floats otherwise.
+fn compare(a: &Number, b: &Number) -> std::cmp::Ordering {
+    match (integer(a), integer(b)) {
+        (Some(a), Some(b)) => a.cmp(&b),
+        _ => {
+            let (a, b) = (
+                a.as_f64().unwrap_or(f64::NAN),
+                b.as_f64().unwrap_or(f64::NAN),
+            );
+            a.partial_cmp(&b).unwrap_or(std::cmp::Ordering::Equal)
+        }
+    }
+}
+
+fn integer(n: &Number) -> Option<i128> {
+    n.as_i64()
+        .map(i128::from)
+        .or_else(|| n.as_u64().map(i128::from))
+}
+
+fn is_multiple(n: &Number, step: &Number) -> bool {
+    match (integer(n), integer(step)) {
+        (Some(_), Some(0)) => true,
+        (Some(n), Some(step)) => n % step == 0,
+        _ => match (n.as_f64(), step.as_f64()) {
+            (Some(n), Some(step)) if step > 0.0 => {
+                let quotient = n / step;
+                (quotient - quotient.round()).abs() <= 1e-9 * quotient.abs().max(1.0)
+            }
+            _ => true,
+        },
+    }
+}
+
+/// JSON equality, with numbers equal by value (`1` and `1.0` are the same number).
+fn same(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(a), Value::Number(b)) => compare(a, b).is_eq(),
+        (Value::Array(a), Value::Array(b)) => {
+            a.len() == b.len() && a.iter().zip(b).all(|(a, b)| same(a, b))
+        }
+        (Value::Object(a), Value::Object(b)) => {
+            a.len() == b.len() && a.iter().all(|(k, v)| b.get(k).is_some_and(|w| same(v, w)))
+        }
+        _ => a == b,
+    }
+}
+
+fn is_type(name: &str, value: &Value) -> bool {
+    match (name, value) {
+        ("integer", Value::Number(n)) => {
+            integer(n).is_some() || n.as_f64().is_some_and(|f| f.fract() == 0.0)
+        }
+        ("number", Value::Number(_))
+        | ("string", Value::String(_))
+        | ("boolean", Value::Bool(_))
+        | ("null", Value::Null)
+        | ("array", Value::Array(_))
+        | ("object", Value::Object(_)) => true,
+        _ => false,
+    }
+}
+
+fn limit(schema: &Map<String, Value>, key: &str) -> Option<usize> {
+    let n = schema.get(key)?.as_number()?;
+    n.as_u64()
+        .or_else(|| n.as_f64().filter(|f| *f >= 0.0).map(|f| f as u64))
+        .map(|n| usize::try_from(n).unwrap_or(usize::MAX))
+}
+
+fn count(n: usize, noun: &str) -> String {
+    match (n, noun) {
+        (1, _) => format!("1 {noun}"),
+        (_, "entry") => format!("{n} entries"),
+        _ => format!("{n} {noun}s"),
+    }
+}
+
+/// One step of the path to a value, written as serde_path_to_error writes them.
+enum Step<'v> {
+    Key(&'v str),
+    Index(usize),
+}
+
+fn render(path: &[Step<'_>]) -> String {
+    if path.is_empty() {
+        return ".".to_owned();
+    }
+    let mut out = String::new();
+    for step in path {
+        match step {
+            Step::Key(key) if out.is_empty() => out.push_str(key),
+            Step::Key(key) => {
+                out.push('.');
+                out.push_str(key);
+            }
+            Step::Index(i) => out.push_str(&format!("[{i}]")),
+        }
+    }
+    out
+}
+
+/// Calls `visit` on every object in a schema.
+fn walk(value: &Value, visit: &mut impl FnMut(&Map<String, Value>)) {
+    match value {
+        Value::Object(map) => {
+            visit(map);
+            map.values().for_each(|v| walk(v, visit));
+        }
+        Value::Array(items) => items.iter().for_each(|v| walk(v, visit)),
+        _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn check(schema: Value, value: Value) -> Result<(), (String, String)> {
+        let constraints = Constraints::new(&schema)
+            .unwrap()
+            .expect("the schema has constraints");
+        constraints.check(&value).map_err(|v| (v.path, v.message))
+    }
+
+    fn fails(schema: Value, value: Value) -> (String, String) {
+        check(schema, value).expect_err("a violation")
+    }
+
+    #[test]
+    fn schemas_without_constraints_cost_nothing() {
+        let schema = json!({"type": "object", "properties": {"a": {"type": "string", "format": "int64"}}, "required": ["a"]});
+        assert!(Constraints::new(&schema).unwrap().is_none());
+    }
+
+    #[test]
+    fn strings_numbers_and_arrays() {
+        let schema = json!({"type": "object", "properties": {
+            "name": {"type": "string", "minLength": 2, "maxLength": 4, "pattern": "^[a-z]+$"},
+            "n": {"type": "integer", "minimum": 1, "maximum": 10, "multipleOf": 2},
+            "x": {"type": "number", "exclusiveMinimum": 0.5},
+            "tags": {"type": "array", "minItems": 1, "uniqueItems": true, "items": {"type": "string", "minLength": 1}}
+        }});
+        assert!(
+            check(
+                schema.clone(),
+                json!({"name": "ab", "n": 2.0, "x": 0.6, "tags": ["a"]})
+            )
+            .is_ok()
+        );
+        assert_eq!(
+            fails(schema.clone(), json!({"name": "a"})),
+            (
+                "name".into(),
+                "must be at least 2 characters long, got 1".into()
+            )
+        );
+        assert_eq!(
+            fails(schema.clone(), json!({"name": "éééé"})).1,
+            "must match the pattern `^[a-z]+$`"
+        );
+        assert_eq!(
+            fails(schema.clone(), json!({"name": "abcde"})).1,
+            "must be at most 4 characters long, got 5"
+        );
+        assert_eq!(
+            fails(schema.clone(), json!({"n": 12})).1,
+            "must be at most 10, got 12"
+        );
+        assert_eq!(
+            fails(schema.clone(), json!({"n": 3})).1,
+            "must be a multiple of 2, got 3"
+        );
+        assert_eq!(
+            fails(schema.clone(), json!({"x": 0.5})).1,
+            "must be greater than 0.5, got 0.5"
+        );
+        assert_eq!(
+            fails(schema.clone(), json!({"tags": []})),
+            ("tags".into(), "must have at least 1 item, got 0".into())
+        );
+        assert_eq!(
+            fails(schema.clone(), json!({"tags": ["a", ""]})),
+            (
+                "tags[1]".into(),
+                "must be at least 1 character long, got 0".into()
+            )
+        );
+        assert_eq!(
+            fails(schema, json!({"tags": ["a", "b", "a"]})).1,
+            "must not repeat an item: items 0 and 2 are equal"
+        );
+    }
+
+    #[test]
+    fn references_and_branches() {
+        let schema = json!({
+            "type": "object",
+            "properties": {
+                "shape": {"oneOf": [
+                    {"type": "object", "properties": {"kind": {"const": "circle"}, "radius": {"type": "number", "minimum": 0}}, "required": ["kind"]},
+                    {"type": "object", "properties": {"kind": {"const": "square"}, "side": {"type": "number", "minimum": 0}}, "required": ["kind"]}
+                ]},
+                "node": {"$ref": "#/$defs/Node"},
+                "maybe": {"anyOf": [{"type": "string", "minLength": 3}, {"type": "null"}]}
+            },
+            "$defs": {"Node": {"type": "object", "properties": {
+                "label": {"type": "string", "minLength": 1},
+                "next": {"anyOf": [{"$ref": "#/$defs/Node"}, {"type": "null"}]}
+            }}}
+        });
+        assert!(
+            check(
+                schema.clone(),
+                json!({"shape": {"kind": "square", "side": 1}, "maybe": null})
+            )
+            .is_ok()
+        );
+        assert_eq!(
+            fails(
+                schema.clone(),
+                json!({"shape": {"kind": "circle", "radius": -1}})
+            ),
+            ("shape.radius".into(), "must be at least 0, got -1".into())
+        );
+        assert_eq!(
+            fails(
+                schema.clone(),
+                json!({"node": {"label": "a", "next": {"label": ""}}})
+            )
+            .0,
+            "node.next.label"
+        );
+        assert_eq!(
+            fails(schema, json!({"maybe": "ab"})).1,
+            "must be at least 3 characters long, got 2"
+        );
+    }
+
+    #[test]
+    fn unknown_patterns_stop_the_server_at_start() {
+        let schema = json!({"type": "string", "pattern": "(?<=a)b"});
+        assert!(Constraints::new(&schema).is_err());
+    }
+
+    #[test]
+    fn reference_cycles_end() {
+        let schema =
+            json!({"$ref": "#/$defs/A", "$defs": {"A": {"$ref": "#/$defs/A", "minLength": 1}}});
+        let constraints = Constraints::new(&schema).unwrap().unwrap();
+        assert!(constraints.check(&json!("")).is_err());
+    }
+}

@@ -1,0 +1,19 @@
+//! What a tool is made of, apart from any call: the values it returns and how each revision
+//! receives them, the arguments it binds and the constraints they keep, its schemas.
+
+pub(crate) mod binding;
+pub(crate) mod compiled;
+mod constraints;
+pub(crate) mod content;
+mod error;
+mod format;
+pub(crate) mod output;
+pub(crate) mod render;
+pub(crate) mod schema;
+pub mod select;
+
+pub use binding::Args;
+pub use content::{Content, EmbeddedResource, ResourceLink};
+pub use error::ToolError;
+pub use output::{IntoToolOutput, Json, Structured, Text, ToolOutput};
+pub use schema::SchemaProfile;

@@ -1,0 +1,322 @@
+//! What a tool hands back, and the trait that turns a return value into it.
+
+use std::borrow::Cow;
+use std::fmt::Display;
+
+use schemars::{JsonSchema, Schema, SchemaGenerator};
+use serde::Serialize;
+use serde_json::value::RawValue;
+
+use crate::tools::binding::BindError;
+use crate::tools::content::Content;
+
+/// The outcome of one tool call, before it is shaped for a protocol revision.
+#[derive(Debug)]
+pub struct ToolOutput {
+    pub(crate) repr: Repr,
+}
+
+#[derive(Debug)]
+pub(crate) enum Repr {
+    /// A `CallToolResult`. `structured` is sent only where the tool advertises an output schema.
+    /// Its JSON is sent as the first text block, unless `own_text`: then `content` is the tool's
+    /// own account of the value, and the JSON follows it only where a client would otherwise
+    /// miss it.
+    Result {
+        content: Vec<Content>,
+        structured: Option<Box<RawValue>>,
+        is_error: bool,
+        own_text: bool,
+    },
+    /// The client's arguments did not bind.
+    InvalidArguments(BindError),
+    /// A failure the client must not see in detail (a panic, an unexpected error).
+    Internal(String),
+}
+
+impl ToolOutput {
+    /// A result of one text block.
+    pub fn text(text: impl Into<String>) -> ToolOutput {
+        Self::content(vec![Content::text(text)])
+    }
+
+    /// A result made of the given blocks.
+    pub fn content(content: Vec<Content>) -> ToolOutput {
+        ToolOutput {
+            repr: Repr::Result {
+                content,
+                structured: None,
+                is_error: false,
+                own_text: false,
+            },
+        }
+    }
+
+    /// A tool error (`isError: true`) whose message the client, and the model, will read.
+    pub fn error(message: impl Into<String>) -> ToolOutput {
+        ToolOutput {
+            repr: Repr::Result {
+                content: vec![Content::text(message)],
+                structured: None,
+                is_error: true,
+                own_text: false,
+            },
+        }
+    }
+
+    /// A structured result: the JSON of `value` as `structuredContent`, and the same JSON as a
+    /// text block for clients that read only text.
+    pub fn structured<T: Serialize + ?Sized>(value: &T) -> ToolOutput {
+        Self::structured_with(value, Vec::new())
+    }
+
+    /// A structured result with a text block of the tool's own beside it (a sentence, or the
+    /// JSON pretty-printed) instead of the compact JSON.
+    ///
+    /// ```
+    /// # use toolwright_runtime::ToolOutput;
+    /// # let deleted = serde_json::json!({"success": true, "message": "3 entities deleted"});
+    /// ToolOutput::structured_with_text(&deleted, "Entities deleted successfully");
+    /// ```
+    ///
+    /// Clients that cannot receive `structuredContent` (revisions before 2025-06-18) get the JSON
+    /// as a text block after yours, so they lose nothing; so does a value that is not a JSON
+    /// object, for which the specification requires the JSON text (SEP-2106).
+    pub fn structured_with_text<T: Serialize + ?Sized>(
+        value: &T,
+        text: impl Into<String>,
+    ) -> ToolOutput {
+        Self::structured_with(value, vec![Content::text(text)])
+    }
+
+    /// A structured result with content blocks of the tool's own beside it, as
+    /// [`structured_with_text`](ToolOutput::structured_with_text) does for one text block. With
+    /// no blocks, the JSON of `value` is the text block.
+    pub fn structured_with<T: Serialize + ?Sized>(value: &T, content: Vec<Content>) -> ToolOutput {
+        // `to_raw_value` keeps serde_json's own output without parsing it again.
+        match serde_json::value::to_raw_value(value) {
+            Ok(raw) => ToolOutput {
+                repr: Repr::Result {
+                    own_text: !content.is_empty(),
+                    // The JSON text block is written from `structured` when the result is sent.
+                    content,
+                    structured: Some(raw),
+                    is_error: false,
+                },
+            },
+            Err(e) => ToolOutput::internal(format!("the tool's result did not serialize: {e}")),
+        }
+    }
+
+    pub(crate) fn invalid_arguments(error: BindError) -> ToolOutput {
+        ToolOutput {
+            repr: Repr::InvalidArguments(error),
+        }
+    }
+
+    /// An internal failure: the client sees "internal error (ref …)" and `detail` goes to
+    /// stderr under the same reference (or to the client too, with
+    /// `Server::expose_internal_errors`).
+    pub fn internal(detail: impl Into<String>) -> ToolOutput {
+        ToolOutput {
+            repr: Repr::Internal(detail.into()),
+        }
+    }
+}
+
+/// A value a tool can return.
+///
+/// Implemented for text (`String`, `&str`, `Cow<str>`), `()` (empty content), [`Content`] and
+/// `Vec<Content>` (the blocks as given), [`ToolOutput`],
+/// [`Json<T>`], [`Structured<T>`] and [`Text<T>`]. A tool may also return any other `T: Serialize + JsonSchema`
+/// without implementing this trait: it is treated as `Json<T>`. Implement it for a type of your
+/// own to control exactly what the client receives.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be returned from a tool",
+    note = "a tool may return `String`, `&str`, `()`, `Content`, `Vec<Content>`, `Json<T>`, `Structured<T>`, `Text<T>`, `ToolOutput`, any `T: Serialize + JsonSchema`, or a `Result` of one of these"
+)]
+pub trait IntoToolOutput {
+    /// The output schema of this type (of what serde writes), or `None` when it is not
+    /// structured output.
+    ///
+    /// A type with an output schema must build its successful results with
+    /// [`ToolOutput::structured`] or its siblings: clients reject a result without the
+    /// structured content the schema promises, so the server answers such a result as an
+    /// internal error that names the fault. Build the schema with the generator it is given
+    /// (`generator.subschema_for::<T>()`); the definitions it collects are served with it.
+    fn output_schema(generator: &mut SchemaGenerator) -> Option<Schema> {
+        let _ = generator;
+        None
+    }
+
+    /// Converts the value into the call's outcome.
+    fn into_tool_output(self) -> ToolOutput;
+}
+
+impl IntoToolOutput for ToolOutput {
+    fn into_tool_output(self) -> ToolOutput {
+        self
+    }
+}
+
+impl IntoToolOutput for String {
+    fn into_tool_output(self) -> ToolOutput {
+        ToolOutput::text(self)
+    }
+}
+
+impl IntoToolOutput for &str {
+    fn into_tool_output(self) -> ToolOutput {
+        ToolOutput::text(self)
+    }
+}
+
+impl IntoToolOutput for Cow<'_, str> {
+    fn into_tool_output(self) -> ToolOutput {
+        ToolOutput::text(self)
+    }
+}
+
+impl IntoToolOutput for Content {
+    fn into_tool_output(self) -> ToolOutput {
+        ToolOutput::content(vec![self])
+    }
+}
+
+impl IntoToolOutput for Vec<Content> {
+    fn into_tool_output(self) -> ToolOutput {
+        ToolOutput::content(self)
+    }
+}
+
+impl IntoToolOutput for () {
+    fn into_tool_output(self) -> ToolOutput {
+        ToolOutput::content(Vec::new())
+    }
+}
+
+/// Returns `T` as structured output: its JSON as `structuredContent`, described by an output
+/// schema of what serde writes, plus the same JSON as a text block.
+///
+/// Any `T: Serialize + JsonSchema` returned bare is already treated this way; `Json` makes it
+/// explicit, and is the way to return a `String` as structured output instead of as text.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Json<T>(pub T);
+
+impl<T: Serialize + JsonSchema> IntoToolOutput for Json<T> {
+    fn output_schema(generator: &mut SchemaGenerator) -> Option<Schema> {
+        Some(generator.root_schema_for::<T>())
+    }
+
+    fn into_tool_output(self) -> ToolOutput {
+        ToolOutput::structured(&self.0)
+    }
+}
+
+/// Returns `T` as structured output with content blocks of your own beside it (a sentence, the
+/// JSON pretty-printed), instead of the JSON as text.
+///
+/// ```
+/// # use toolwright_runtime::Structured;
+/// #[derive(serde::Serialize, schemars::JsonSchema)]
+/// struct Deleted { success: bool, message: String }
+///
+/// fn delete_entities(names: Vec<String>) -> Structured<Deleted> {
+///     let message = format!("{} entities deleted", names.len());
+///     Structured::new(Deleted { success: true, message }).text("Entities deleted successfully")
+/// }
+/// ```
+///
+/// What clients get is [`ToolOutput::structured_with`]'s: your blocks, and the JSON as text
+/// only for clients that could not read it otherwise.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Structured<T> {
+    value: T,
+    content: Vec<Content>,
+}
+
+impl<T> Structured<T> {
+    /// `value` as structured output; with no blocks added, its JSON is the text block.
+    pub fn new(value: T) -> Structured<T> {
+        Structured {
+            value,
+            content: Vec::new(),
+        }
+    }
+
+    /// Adds a text block.
+    pub fn text(self, text: impl Into<String>) -> Structured<T> {
+        self.content(Content::text(text))
+    }
+
+    /// Adds a content block.
+    pub fn content(mut self, block: Content) -> Structured<T> {
+        self.content.push(block);
+        self
+    }
+}
+
+impl<T: Serialize + JsonSchema> IntoToolOutput for Structured<T> {
+    fn output_schema(generator: &mut SchemaGenerator) -> Option<Schema> {
+        Json::<T>::output_schema(generator)
+    }
+
+    fn into_tool_output(self) -> ToolOutput {
+        ToolOutput::structured_with(&self.value, self.content)
+    }
+}
+
+/// Returns `T` as one text block, through its `Display` implementation, with no output schema.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Text<T>(pub T);
+
+impl<T: Display> IntoToolOutput for Text<T> {
+    fn into_tool_output(self) -> ToolOutput {
+        ToolOutput::text(self.0.to_string())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parts(out: ToolOutput) -> (Vec<Content>, Option<String>, bool) {
+        match out.repr {
+            Repr::Result {
+                content,
+                structured,
+                is_error,
+                ..
+            } => (content, structured.map(|s| s.get().to_owned()), is_error),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn text_and_structured() {
+        assert_eq!(
+            parts("hi".into_tool_output()),
+            (vec![Content::text("hi")], None, false)
+        );
+        assert_eq!(parts(().into_tool_output()), (vec![], None, false));
+        let (content, structured, _) = parts(Json(vec![1, 2]).into_tool_output());
+        assert!(
+            content.is_empty(),
+            "the text block is rendered from the value"
+        );
+        assert_eq!(structured.as_deref(), Some("[1,2]"));
+        assert_eq!(
+            parts(Text(4.5).into_tool_output()).0,
+            vec![Content::text("4.5")]
+        );
+    }
+
+    #[test]
+    fn unserializable_values_are_internal_errors() {
+        let map: std::collections::HashMap<(u8, u8), u8> = [((1, 2), 3)].into();
+        assert!(matches!(
+            ToolOutput::structured(&map).repr,
+            Repr::Internal(_)
+        ));
+    }
+}

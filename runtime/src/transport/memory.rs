@@ -1,0 +1,244 @@
+//! A server and a client in one process, joined by channels: no process, no pipes. The
+//! command line's `list` and `call`, the public `testing` client and the benchmarks all talk to
+//! a server through this one harness, over the same request path a real client takes.
+
+use std::collections::VecDeque;
+use std::sync::Arc;
+use std::sync::mpsc::{self, Receiver};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+use crate::call::outlet::Outlet;
+use crate::protocol::params::{CLIENT_CAPABILITIES, CLIENT_INFO, PROTOCOL_VERSION};
+use crate::protocol::{Era, ProtocolVersion};
+use crate::server::service::Service;
+use crate::server::session::Session;
+use crate::server::{Result, Server};
+use crate::transport::deliver;
+
+/// The server's side: one session, its lines in a channel.
+struct Connection {
+    #[cfg(feature = "testing")]
+    service: Arc<Service>,
+    session: Session,
+    outlet: Outlet,
+    lines: Receiver<Vec<u8>>,
+}
+
+impl Connection {
+    fn new(service: Arc<Service>) -> Connection {
+        let (queue, lines) = mpsc::channel();
+        Connection {
+            session: Session::new(Arc::clone(&service)),
+            #[cfg(feature = "testing")]
+            service,
+            outlet: Outlet::new(queue),
+            lines,
+        }
+    }
+
+    fn send(&self, line: &[u8]) {
+        deliver(self.session.handle(line, &self.outlet), &self.outlet);
+    }
+}
+
+impl Drop for Connection {
+    /// The client is gone: what runs is cancelled. The workers stop when the last call lets go
+    /// of the server.
+    fn drop(&mut self) {
+        self.session.close();
+    }
+}
+
+/// Why an exchange got no answer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Silence {
+    /// Nothing came in time.
+    TimedOut,
+}
+
+/// The client's side: requests with ids of its own, in one revision, and the messages that
+/// arrive meanwhile.
+pub(crate) struct Conversation {
+    connection: Connection,
+    revision: ProtocolVersion,
+    client: Value,
+    next_id: i64,
+    /// Messages that arrived while an answer to another request was awaited.
+    early: VecDeque<Value>,
+}
+
+impl Conversation {
+    /// Connects to `server` in `revision`: `initialize` for a handshake revision, nothing for a
+    /// stateless one. `client` is the `clientInfo` to give.
+    pub(crate) fn open(server: Server, revision: ProtocolVersion, client: Value) -> Result<Self> {
+        Ok(Conversation::on(server.build()?, revision, client))
+    }
+
+    /// A conversation with a server already built, which may serve others at the same time.
+    pub(crate) fn on(service: Arc<Service>, revision: ProtocolVersion, client: Value) -> Self {
+        let mut conversation = Conversation {
+            connection: Connection::new(service),
+            revision,
+            client,
+            next_id: 0,
+            early: VecDeque::new(),
+        };
+        if revision.era() == Era::Legacy {
+            let params = json!({
+                "protocolVersion": revision.as_str(),
+                "capabilities": {},
+                "clientInfo": conversation.client,
+            });
+            let id = conversation.send_request("initialize", params);
+            conversation
+                .answer(id, None)
+                .expect("initialize is answered at once");
+            conversation.notify("notifications/initialized", None);
+        }
+        conversation
+    }
+
+    #[cfg(feature = "testing")]
+    pub(crate) fn revision(&self) -> ProtocolVersion {
+        self.revision
+    }
+
+    #[cfg(feature = "testing")]
+    /// The server this conversation talks to.
+    pub(crate) fn service(&self) -> &Arc<Service> {
+        &self.connection.service
+    }
+
+    /// Sends a request; returns its id. On 2026-07-28 its `_meta` carries the revision and the
+    /// client, as every request of that revision must.
+    pub(crate) fn send_request(&mut self, method: &str, mut params: Value) -> i64 {
+        self.next_id += 1;
+        if self.revision.era() == Era::Modern {
+            if !params.is_object() {
+                params = json!({});
+            }
+            let meta = params
+                .as_object_mut()
+                .expect("an object")
+                .entry("_meta")
+                .or_insert_with(|| json!({}));
+            if let Some(meta) = meta.as_object_mut() {
+                meta.insert(PROTOCOL_VERSION.into(), self.revision.as_str().into());
+                meta.entry(CLIENT_CAPABILITIES).or_insert_with(|| json!({}));
+                meta.entry(CLIENT_INFO)
+                    .or_insert_with(|| self.client.clone());
+            }
+        }
+        let message =
+            json!({"jsonrpc": "2.0", "id": self.next_id, "method": method, "params": params});
+        self.send_line(&message.to_string());
+        self.next_id
+    }
+
+    /// Sends a notification.
+    pub(crate) fn notify(&mut self, method: &str, params: Option<Value>) {
+        let mut message = json!({"jsonrpc": "2.0", "method": method});
+        if let Some(params) = params {
+            message["params"] = params;
+        }
+        self.send_line(&message.to_string());
+    }
+
+    /// Sends one line as it is.
+    pub(crate) fn send_line(&mut self, line: &str) {
+        self.connection.send(line.as_bytes());
+    }
+
+    /// The answer to request `id` (the whole JSON-RPC response), keeping what arrives before
+    /// it for [`Conversation::take`]. Waits at most `timeout`, or for good.
+    pub(crate) fn answer(
+        &mut self,
+        id: i64,
+        timeout: Option<Duration>,
+    ) -> std::result::Result<Value, Silence> {
+        let is_answer =
+            |m: &Value| m.get("id") == Some(&Value::from(id)) && m.get("method").is_none();
+        if let Some(at) = self.early.iter().position(is_answer) {
+            return Ok(self.early.remove(at).expect("found"));
+        }
+        let deadline = timeout.map(|t| Instant::now() + t);
+        loop {
+            let message = self.next_message(deadline)?;
+            if is_answer(&message) {
+                return Ok(message);
+            }
+            self.early.push_back(message);
+        }
+    }
+
+    #[cfg(feature = "testing")]
+    /// The next message the server sends, parsed (an unparsable line becomes a JSON string).
+    pub(crate) fn next(&mut self, timeout: Duration) -> std::result::Result<Value, Silence> {
+        match self.early.pop_front() {
+            Some(message) => Ok(message),
+            None => self.next_message(Some(Instant::now() + timeout)),
+        }
+    }
+
+    #[cfg(feature = "testing")]
+    /// The next line the server writes, as written.
+    pub(crate) fn next_line(&mut self, timeout: Duration) -> std::result::Result<String, Silence> {
+        if let Some(message) = self.early.pop_front() {
+            return Ok(message.to_string());
+        }
+        let line = self
+            .connection
+            .lines
+            .recv_timeout(timeout)
+            .map_err(|_| Silence::TimedOut)?;
+        let line = line.strip_suffix(b"\n").unwrap_or(&line);
+        Ok(String::from_utf8_lossy(line).into_owned())
+    }
+
+    #[cfg(feature = "testing")]
+    /// The messages received so far that answered nothing yet awaited (notifications, the
+    /// server's requests).
+    pub(crate) fn take(&mut self) -> Vec<Value> {
+        self.early.drain(..).collect()
+    }
+
+    fn next_message(&mut self, deadline: Option<Instant>) -> std::result::Result<Value, Silence> {
+        let line = match deadline {
+            Some(deadline) => {
+                let left = deadline.saturating_duration_since(Instant::now());
+                self.connection
+                    .lines
+                    .recv_timeout(left)
+                    .map_err(|_| Silence::TimedOut)?
+            }
+            None => self
+                .connection
+                .lines
+                .recv()
+                .map_err(|_| Silence::TimedOut)?,
+        };
+        Ok(serde_json::from_slice(&line)
+            .unwrap_or_else(|_| Value::String(String::from_utf8_lossy(&line).into_owned())))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_conversation_in_each_era() {
+        for revision in [ProtocolVersion::V2025_06_18, ProtocolVersion::V2026_07_28] {
+            let server = Server::new("memory", "1");
+            let mut conversation =
+                Conversation::open(server, revision, json!({"name": "t", "version": "0"})).unwrap();
+            let id = conversation.send_request("tools/list", json!({}));
+            let answer = conversation
+                .answer(id, Some(Duration::from_secs(5)))
+                .unwrap();
+            assert_eq!(answer["result"]["tools"], json!([]), "{revision}");
+        }
+    }
+}
