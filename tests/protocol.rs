@@ -1,11 +1,11 @@
-//! JSON-RPC and lifecycle behaviour: every malformed message gets a clear error (or, for
-//! notifications, silence), and the next request is still served.
+//! JSON-RPC and lifecycle behaviour over the stdio transport: every malformed message gets a
+//! clear error (or, for notifications, silence), and the next request is still served.
 
 mod common;
 
 use std::time::Duration;
 
-use common::InProcess;
+use common::PipedServer as InProcess;
 use serde_json::{Value, json};
 use toolwright::prelude::*;
 

@@ -1,15 +1,15 @@
-//! Test clients: newline-delimited JSON-RPC over a real child process or over in-process pipes.
+//! Test clients: newline-delimited JSON-RPC with a real server process over pipes, or with a
+//! server in this process through the public in-process client (`toolwright::testing`).
 #![allow(dead_code)] // each test file uses its own part of this module
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
-use std::thread::JoinHandle;
 use std::time::Duration;
 
 use serde_json::{Value, json};
-use toolwright::Server;
+use toolwright::{ProtocolVersion, Server};
 
 /// Long enough for a loaded CI machine; only failing tests ever wait this long.
 pub const TIMEOUT: Duration = Duration::from_secs(20);
@@ -35,16 +35,25 @@ pub fn example(name: &str) -> PathBuf {
     dir.join("examples").join(name)
 }
 
+/// Where a test's lines go and come from: a real server process, or a server in this process
+/// through the public `toolwright::testing` client.
+enum Wire {
+    Pipes {
+        input: Option<Box<dyn Write + Send>>,
+        lines: Receiver<String>,
+    },
+    Memory(Box<toolwright::testing::Client>),
+}
+
 /// One side of a JSON-RPC conversation.
 pub struct Client {
-    input: Option<Box<dyn Write + Send>>,
-    lines: Receiver<String>,
+    wire: Wire,
     next_id: i64,
     revision: Option<String>,
 }
 
 impl Client {
-    fn new(input: impl Write + Send + 'static, output: impl Read + Send + 'static) -> Client {
+    fn pipes(input: impl Write + Send + 'static, output: impl Read + Send + 'static) -> Client {
         let (tx, lines) = channel();
         std::thread::spawn(move || {
             for line in BufReader::new(output).lines() {
@@ -55,8 +64,10 @@ impl Client {
             }
         });
         Client {
-            input: Some(Box::new(input)),
-            lines,
+            wire: Wire::Pipes {
+                input: Some(Box::new(input)),
+                lines,
+            },
             next_id: 100,
             revision: None,
         }
@@ -64,10 +75,17 @@ impl Client {
 
     /// Writes one raw line (a newline is added).
     pub fn send_raw(&mut self, line: &[u8]) {
-        let input = self.input.as_mut().expect("input is open");
-        input.write_all(line).unwrap();
-        input.write_all(b"\n").unwrap();
-        input.flush().unwrap();
+        match &mut self.wire {
+            Wire::Pipes { input, .. } => {
+                let input = input.as_mut().expect("input is open");
+                input.write_all(line).unwrap();
+                input.write_all(b"\n").unwrap();
+                input.flush().unwrap();
+            }
+            Wire::Memory(client) => {
+                client.send_line(std::str::from_utf8(line).expect("in-process lines are UTF-8"))
+            }
+        }
     }
 
     pub fn send(&mut self, message: &Value) {
@@ -76,26 +94,29 @@ impl Client {
 
     /// The next line the server wrote, parsed.
     pub fn recv(&mut self) -> Value {
-        let line = self
-            .lines
-            .recv_timeout(TIMEOUT)
-            .expect("the server answered in time");
+        let line = self.recv_raw();
         serde_json::from_str(&line).unwrap_or_else(|e| panic!("not JSON ({e}): {line}"))
     }
 
     /// The next line the server wrote, as written.
     pub fn recv_raw(&mut self) -> String {
-        self.lines
-            .recv_timeout(TIMEOUT)
-            .expect("the server answered in time")
+        match &mut self.wire {
+            Wire::Pipes { lines, .. } => lines
+                .recv_timeout(TIMEOUT)
+                .expect("the server answered in time"),
+            Wire::Memory(client) => client.next_line(),
+        }
     }
 
     /// Asserts that the server writes nothing for `wait`.
     pub fn expect_silence(&mut self, wait: Duration) {
-        match self.lines.recv_timeout(wait) {
-            Err(RecvTimeoutError::Timeout) => {}
-            Ok(line) => panic!("expected silence, got {line}"),
-            Err(RecvTimeoutError::Disconnected) => panic!("the server closed its output"),
+        match &mut self.wire {
+            Wire::Pipes { lines, .. } => match lines.recv_timeout(wait) {
+                Err(RecvTimeoutError::Timeout) => {}
+                Ok(line) => panic!("expected silence, got {line}"),
+                Err(RecvTimeoutError::Disconnected) => panic!("the server closed its output"),
+            },
+            Wire::Memory(client) => client.expect_silence(wait),
         }
     }
 
@@ -128,15 +149,20 @@ impl Client {
         self.request("tools/call", json!({"name": name, "arguments": arguments}))
     }
 
-    /// Closes the server's input.
+    /// Closes the server's input (of a server process).
     pub fn close(&mut self) {
-        self.input = None;
+        if let Wire::Pipes { input, .. } = &mut self.wire {
+            *input = None;
+        }
     }
 
     /// Whether the server's output has ended (it closed stdout or exited).
     pub fn output_ended(&self, wait: Duration) -> bool {
+        let Wire::Pipes { lines, .. } = &self.wire else {
+            panic!("only a server process has an output that ends")
+        };
         loop {
-            match self.lines.recv_timeout(wait) {
+            match lines.recv_timeout(wait) {
                 Err(RecvTimeoutError::Disconnected) => return true,
                 Err(RecvTimeoutError::Timeout) => return false,
                 Ok(_) => {}
@@ -163,7 +189,7 @@ impl Process {
         let input = child.stdin.take().unwrap();
         let output = child.stdout.take().unwrap();
         Process {
-            client: Client::new(input, output),
+            client: Client::pipes(input, output),
             child,
         }
     }
@@ -194,20 +220,49 @@ impl Drop for Process {
     }
 }
 
-/// A server running on a thread of this process, over OS pipes.
+/// A server in this process, reached through the public in-process client
+/// (`toolwright::testing`) at the level of JSON-RPC lines: the test chooses the handshake.
 pub struct InProcess {
     pub client: Client,
-    pub server: Option<JoinHandle<toolwright::Result<()>>>,
 }
 
 impl InProcess {
     pub fn start(server: Server) -> InProcess {
+        // Connected without a handshake (2026-07-28 needs none): the test sends `initialize`
+        // itself, or `_meta` with each request.
+        let client = toolwright::testing::Client::connect(server, ProtocolVersion::V2026_07_28)
+            .expect("the server builds");
+        InProcess {
+            client: Client {
+                wire: Wire::Memory(Box::new(client.timeout(TIMEOUT))),
+                next_id: 100,
+                revision: None,
+            },
+        }
+    }
+
+    /// Ends the conversation; the server's calls in flight are signalled.
+    pub fn finish(self) -> toolwright::Result<()> {
+        drop(self);
+        Ok(())
+    }
+}
+
+/// A server on a thread of this process, served over OS pipes by the stdio transport
+/// (`Server::serve`): for tests of the transport itself (framing, raw bytes, end of input).
+pub struct PipedServer {
+    pub client: Client,
+    pub server: Option<std::thread::JoinHandle<toolwright::Result<()>>>,
+}
+
+impl PipedServer {
+    pub fn start(server: Server) -> PipedServer {
         let (server_in, client_out) = std::io::pipe().unwrap();
         let (client_in, server_out) = std::io::pipe().unwrap();
         let handle =
             std::thread::spawn(move || server.serve(BufReader::new(server_in), server_out));
-        InProcess {
-            client: Client::new(client_out, client_in),
+        PipedServer {
+            client: Client::pipes(client_out, client_in),
             server: Some(handle),
         }
     }
@@ -245,11 +300,10 @@ pub fn tool<'a>(list: &'a Value, name: &str) -> &'a Value {
 
 /// The error that stops `server` from starting.
 pub fn start_error(server: Server) -> String {
-    let (input, _keep_open) = std::io::pipe().unwrap();
-    server
-        .serve(BufReader::new(input), std::io::sink())
-        .expect_err("the server refuses to start")
-        .to_string()
+    match toolwright::testing::Client::new(server) {
+        Ok(_) => panic!("the server started"),
+        Err(error) => error.to_string(),
+    }
 }
 
 /// The protocol revisions a test can speak: four through `initialize`, one per request.
