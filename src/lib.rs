@@ -180,6 +180,75 @@
 //!
 //! A type may have several such impl blocks, and ordinary methods beside the tools.
 //!
+//! ## Testing tools
+//!
+//! With the `testing` feature (`toolwright = { version = "0.1", features = ["testing"] }` in
+//! `[dev-dependencies]`), `testing::Client` talks to a server in the test's own
+//! process, in any protocol revision, over the same request path a client takes.
+//! `structured::<T>()` reads a structured result and checks it against the output schema the
+//! tool advertised in that revision, so a schema that does not describe the value fails the
+//! test, not a client. A `testing::Manifest` pins every tool as listed, and a
+//! change fails the test with each change classified breaking or compatible.
+//!
+//! ```
+//! # #[cfg(feature = "testing")] {
+//! use serde_json::json;
+//! use toolwright::prelude::*;
+//! use toolwright::testing::{Client, Manifest};
+//! use toolwright::ProtocolVersion;
+//!
+//! /// Adds two integers.
+//! #[mcp_tool(read_only)]
+//! fn add(a: i64, b: i64) -> i64 {
+//!     a + b
+//! }
+//!
+//! fn server() -> Server {
+//!     Server::new("adder", "1").tool::<add>()
+//! }
+//!
+//! // #[test]
+//! fn adds_in_every_revision() {
+//!     for revision in ProtocolVersion::ALL {
+//!         let mut client = Client::connect(server(), revision).unwrap();
+//!         let result = client.call("add", json!({"a": 2, "b": 3})).unwrap();
+//!         match revision.has_structured_output() {
+//!             true => assert_eq!(result.structured::<i64>().unwrap(), 5),
+//!             false => assert_eq!(result.text(), "5"),
+//!         }
+//!     }
+//! }
+//!
+//! // #[test]
+//! fn the_tools_do_not_change_by_accident() {
+//!     // Written on the first run; `TOOLWRIGHT_MANIFEST=overwrite` pins a change that is meant.
+//!     Manifest::of(server()).unwrap().assert_matches("tests/manifest.json");
+//! }
+//! # adds_in_every_revision();
+//! # }
+//! ```
+//!
+//! `client.start(name, arguments)` watches a call's progress and cancels it; `CallResult`
+//! also holds the log messages a call sent.
+//!
+//! ## Your `main`, your command line
+//!
+//! [`Server::run`] reads the command line and returns the exit code for `main`. A program with a
+//! command line of its own chooses a [`Command`] and calls [`Server::execute`]:
+//!
+//! ```no_run
+//! use toolwright::{Command, Server};
+//!
+//! fn main() -> std::process::ExitCode {
+//!     let server = Server::new("weather", "1.0.0").discover();
+//!     match std::env::args().nth(1).as_deref() {
+//!         Some("mcp") => server.execute(Command::Serve),
+//!         Some("tools") => server.execute(Command::List),
+//!         _ => std::process::ExitCode::from(2),
+//!     }
+//! }
+//! ```
+//!
 //! ## Protocol revisions
 //!
 //! The server speaks 2024-11-05, 2025-03-26, 2025-06-18 and 2025-11-25 through `initialize`,

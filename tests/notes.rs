@@ -127,7 +127,7 @@ fn printing_in_a_tool_does_not_corrupt_the_stream() {
 }
 
 #[test]
-fn stdin_eof_with_calls_in_flight_exits_zero_within_a_second() {
+fn stdin_eof_signals_the_calls_in_flight_and_exits_zero_within_a_second() {
     let mut server = notes();
     server.client.call("add_note", json!({"text": "n"}));
     let path = std::env::temp_dir().join(format!("toolwright-eof-{}.md", std::process::id()));
@@ -144,7 +144,16 @@ fn stdin_eof_with_calls_in_flight_exits_zero_within_a_second() {
     let took = start.elapsed();
     assert!(status.success(), "{status}");
     assert!(took < Duration::from_secs(1), "took {took:?}");
-    let _ = std::fs::remove_file(&path);
+    // The exports saw their `Cancellation` fire, removed their partial file, and answered in
+    // the grace period; the output carries their answers.
+    assert!(!path.exists(), "the partial export was removed");
+    for _ in 0..3 {
+        let answer = server.client.recv();
+        assert_eq!(
+            answer["result"]["content"][0]["text"], "export cancelled",
+            "{answer}"
+        );
+    }
 }
 
 #[test]

@@ -1,4 +1,9 @@
 //! [`Cancellation`]: the client's `notifications/cancelled`, as a tool sees it.
+//!
+//! Cancelling does not abort the tool: the signal fires and the answer is suppressed, and the
+//! tool decides how to stop (an `async` tool can `select!` on `cancelled()`), so it can clean
+//! up, as the notes example does with its partial file. Unknown or finished ids are ignored, as
+//! the specification allows.
 
 use std::sync::Arc;
 

@@ -1,5 +1,8 @@
 //! The tools a built server serves: each with its schemas compiled, in list order, and the
-//! `tools/list` pages of each revision, serialized on first use.
+//! `tools/list` pages of each revision, serialized on first use and reused.
+//!
+//! Pagination is off unless the server sets a page size; cursors are opaque strings naming a
+//! page, and a cursor the server did not hand out is `-32602`.
 
 use std::collections::HashMap;
 use std::sync::OnceLock;

@@ -39,7 +39,8 @@ pub(crate) struct Service {
 }
 
 impl Service {
-    /// The cache hints of list results: the tool list is the same for every client.
+    /// The cache hints of list results: the tool list is the same for every client and never
+    /// changes while the server runs, so it is `public`, for an hour unless the server says.
     pub(crate) fn cache(&self) -> Cache {
         Cache {
             ttl_ms: u64::try_from(self.cache_ttl.as_millis()).unwrap_or(u64::MAX),

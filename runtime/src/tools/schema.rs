@@ -1,5 +1,12 @@
 //! JSON Schema generation for tool inputs and outputs (JSON Schema 2020-12, via schemars), the
 //! schema profiles, and the object wrapping that revisions before 2026-07-28 need for outputs.
+//!
+//! An output schema is generated once and kept in two forms: natural (2026-07-28) and
+//! object-rooted (2025-06-18 and 2025-11-25), where a non-object schema is wrapped as
+//! `{"result": ...}` with its `$defs` hoisted to the new root and every same-document `$ref`
+//! that pointed at the old root rewritten. An internally tagged enum, whose root is `oneOf`,
+//! counts as non-object. `serde_json` keeps key order (`preserve_order`), so schemas list
+//! parameters in signature order, as people read them.
 
 use std::collections::{BTreeMap, BTreeSet};
 
