@@ -3,7 +3,7 @@
 
 use std::borrow::Cow;
 
-use serde::Deserialize;
+use serde::{Deserialize, Deserializer};
 use serde_json::value::RawValue;
 
 /// `_meta` key naming the revision of a 2026-07-28 request.
@@ -17,26 +17,30 @@ pub(crate) const SERVER_INFO: &str = "io.modelcontextprotocol/serverInfo";
 /// `_meta` key tying a notification to its `subscriptions/listen` stream.
 pub(crate) const SUBSCRIPTION_ID: &str = "io.modelcontextprotocol/subscriptionId";
 
-/// The params of every method this server serves, in one struct: each request is parsed once.
-#[derive(Deserialize, Default)]
+/// The params of every method this server serves, and of the notifications it reads, in one
+/// struct: each message is parsed once.
+#[derive(Deserialize, Default, Debug)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct Params<'a> {
-    #[serde(borrow, default)]
+    #[serde(borrow, default, deserialize_with = "borrowed")]
     pub(crate) name: Option<Cow<'a, str>>,
     #[serde(borrow, default)]
     pub(crate) arguments: Option<&'a RawValue>,
-    #[serde(borrow, default)]
+    #[serde(borrow, default, deserialize_with = "borrowed")]
     pub(crate) protocol_version: Option<Cow<'a, str>>,
     #[serde(borrow, default)]
     pub(crate) capabilities: Option<&'a RawValue>,
     #[serde(borrow, default)]
     pub(crate) client_info: Option<&'a RawValue>,
-    #[serde(borrow, default)]
+    #[serde(borrow, default, deserialize_with = "borrowed")]
     pub(crate) cursor: Option<Cow<'a, str>>,
-    #[serde(borrow, default)]
+    #[serde(borrow, default, deserialize_with = "borrowed")]
     pub(crate) level: Option<Cow<'a, str>>,
     #[serde(borrow, default, rename = "_meta")]
     pub(crate) meta: Option<&'a RawValue>,
+    /// Of `notifications/cancelled`.
+    #[serde(borrow, default)]
+    pub(crate) request_id: Option<&'a RawValue>,
 }
 
 /// The `_meta` keys the server acts on.
@@ -48,14 +52,63 @@ pub(crate) struct Meta<'a> {
     pub(crate) client_capabilities: Option<&'a RawValue>,
     #[serde(borrow, default, rename = "progressToken")]
     pub(crate) progress_token: Option<&'a RawValue>,
-    #[serde(borrow, default, rename = "io.modelcontextprotocol/logLevel")]
+    #[serde(
+        borrow,
+        default,
+        rename = "io.modelcontextprotocol/logLevel",
+        deserialize_with = "borrowed"
+    )]
     pub(crate) log_level: Option<Cow<'a, str>>,
 }
 
-/// `notifications/cancelled`.
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub(crate) struct CancelParams<'a> {
-    #[serde(borrow)]
-    pub(crate) request_id: &'a RawValue,
+/// A string borrowed from the message when it has no escapes, `null` as absent. serde borrows
+/// a field of type `Cow<str>` itself, but not one inside an `Option`: that one it would copy,
+/// on every message.
+pub(crate) fn borrowed<'de, D: Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Option<Cow<'de, str>>, D::Error> {
+    struct Maybe;
+    struct Visit;
+
+    impl<'de> serde::de::Visitor<'de> for Maybe {
+        type Value = Option<Cow<'de, str>>;
+
+        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("a string")
+        }
+
+        fn visit_none<E>(self) -> Result<Self::Value, E> {
+            Ok(None)
+        }
+
+        fn visit_unit<E>(self) -> Result<Self::Value, E> {
+            Ok(None)
+        }
+
+        fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+            d.deserialize_str(Visit).map(Some)
+        }
+    }
+
+    impl<'de> serde::de::Visitor<'de> for Visit {
+        type Value = Cow<'de, str>;
+
+        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("a string")
+        }
+
+        fn visit_borrowed_str<E>(self, s: &'de str) -> Result<Cow<'de, str>, E> {
+            Ok(Cow::Borrowed(s))
+        }
+
+        fn visit_str<E>(self, s: &str) -> Result<Cow<'de, str>, E> {
+            Ok(Cow::Owned(s.to_owned()))
+        }
+
+        fn visit_string<E>(self, s: String) -> Result<Cow<'de, str>, E> {
+            Ok(Cow::Owned(s))
+        }
+    }
+
+    deserializer.deserialize_option(Maybe)
 }

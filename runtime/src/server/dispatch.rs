@@ -17,7 +17,6 @@
 
 use std::sync::Arc;
 
-use serde::Deserialize;
 use serde_json::value::RawValue;
 
 use crate::call::context::Client;
@@ -31,18 +30,16 @@ use crate::protocol::wire;
 use crate::protocol::{Era, Level, ProtocolVersion};
 use crate::server::batch::Batch;
 use crate::server::session::{Answer, Handshake, Session, id_in_use};
-use crate::tools::binding::without_position;
 
 impl Session {
     pub(crate) fn request(
         &self,
         id: &RawValue,
         method: &str,
-        params: Option<&RawValue>,
+        params: &Params<'_>,
         outlet: &Outlet,
         batch: Option<&Arc<Batch>>,
     ) -> Result<Answer, RpcError> {
-        let params: Params<'_> = parse(params)?;
         let meta: Meta<'_> = match params.meta {
             Some(meta) => serde_json::from_str(meta.get())
                 .map_err(|_| invalid_params("`_meta` must be an object"))?,
@@ -55,7 +52,7 @@ impl Session {
                     "Invalid Request: a 2026-07-28 request cannot be part of a batch",
                 ));
             }
-            return self.stateless(id, method, &params, &meta, version, outlet);
+            return self.stateless(id, method, params, &meta, version, outlet);
         }
         let service = &self.service;
         match method {
@@ -63,15 +60,15 @@ impl Session {
                 INVALID_REQUEST,
                 "Invalid Request: `initialize` must not be part of a batch",
             )),
-            "initialize" => self.initialize(id, &params),
+            "initialize" => self.initialize(id, params),
             "ping" => Ok(Answer::Now(jsonrpc::result_line(
                 id,
                 &serde_json::json!({}),
             ))),
-            "tools/list" => list(id, service, self.session_version()?, &params),
+            "tools/list" => list(id, service, self.session_version()?, params),
             "tools/call" => {
                 let version = self.session_version()?;
-                self.call(id, version, &params, &meta, outlet, batch)
+                self.call(id, version, params, &meta, outlet, batch)
             }
             "logging/setLevel" => {
                 self.session_version()?;
@@ -182,13 +179,6 @@ fn list(
         page,
         page.get().len(),
     )))
-}
-
-fn parse<'a, T: Deserialize<'a> + Default>(params: Option<&'a RawValue>) -> Result<T, RpcError> {
-    let Some(params) = params else {
-        return Ok(T::default());
-    };
-    serde_json::from_str(params.get()).map_err(|e| invalid_params(&without_position(&e)))
 }
 
 pub(crate) fn log_level(name: Option<&str>) -> Result<Level, RpcError> {

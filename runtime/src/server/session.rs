@@ -12,7 +12,6 @@ use crate::call::outlet::{Outlet, Peer};
 use crate::call::run::Call;
 use crate::protocol::id::IdKey;
 use crate::protocol::jsonrpc::{self, INVALID_REQUEST, Message, RpcError};
-use crate::protocol::params::CancelParams;
 use crate::protocol::{Level, ProtocolVersion};
 use crate::server::batch::Batch;
 use crate::server::calls::Finisher;
@@ -105,11 +104,17 @@ impl Session {
                 if method != "tools/call" && self.open.contains(&IdKey::of(id)) {
                     return Answer::Now(jsonrpc::error_line(Some(id), &id_in_use(id)));
                 }
-                self.request(id, &method, params, outlet, batch)
+                self.request(id, &method, &params, outlet, batch)
                     .unwrap_or_else(|error| Answer::Now(jsonrpc::error_line(Some(id), &error)))
             }
             Message::Notification { method, params } => {
-                self.notification(&method, params);
+                // Notifications are never answered; malformed ones are ignored, as the
+                // specification asks.
+                if method == "notifications/cancelled"
+                    && let Some(id) = params.request_id
+                {
+                    self.open.cancel(&IdKey::of(id));
+                }
                 Answer::None
             }
             Message::Response { id, outcome } => {
@@ -163,16 +168,6 @@ impl Session {
             Some(Some(array)) => Answer::Now(array),
             Some(None) => Answer::None,
             None => Answer::Batch(calls),
-        }
-    }
-
-    /// Notifications are never answered; malformed ones are ignored, as the specification asks.
-    fn notification(&self, method: &str, params: Option<&RawValue>) {
-        if method == "notifications/cancelled"
-            && let Some(Ok(params)) =
-                params.map(|p| serde_json::from_str::<CancelParams<'_>>(p.get()))
-        {
-            self.open.cancel(&IdKey::of(params.request_id));
         }
     }
 }

@@ -9,6 +9,7 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 use serde_json::value::RawValue;
 
+use crate::protocol::jsonrpc::without_position;
 use crate::tools::constraints::Constraints;
 use crate::tools::output::ToolOutput;
 
@@ -162,16 +163,6 @@ fn invalid(e: &serde_path_to_error::Error<serde_json::Error>) -> ToolOutput {
         path: e.path().to_string(),
         message: without_position(e.inner()),
     })
-}
-
-/// serde_json's message without the position it appends: a line and column in the client's
-/// JSON mean nothing to the model reading the error.
-pub(crate) fn without_position(e: &serde_json::Error) -> String {
-    let text = e.to_string();
-    match text.rfind(" at line ") {
-        Some(at) => text[..at].to_owned(),
-        None => text,
-    }
 }
 
 impl BindError {

@@ -9,7 +9,6 @@
 //! object); its JSON is the first text block, unless the tool wrote its own.
 
 use serde::Serialize;
-use serde::ser::{SerializeMap, SerializeSeq};
 use serde_json::value::RawValue;
 
 use crate::diagnostics;
@@ -94,7 +93,7 @@ pub(crate) fn call_result(
         is_error,
         modern: Modern::of(renderer.server_meta, version),
     };
-    jsonrpc::result_line(id, &result)
+    result.line(id)
 }
 
 /// A failure the client must not see in detail: logged with a reference, answered masked.
@@ -126,7 +125,7 @@ fn internal(
         is_error: true,
         modern: Modern::of(renderer.server_meta, version),
     };
-    jsonrpc::result_line(id, &result)
+    result.line(id)
 }
 
 /// The content blocks of a result, each as the revision can carry it, and the JSON of the
@@ -139,51 +138,12 @@ struct ContentOut<'a> {
     version: ProtocolVersion,
 }
 
-impl Serialize for ContentOut<'_> {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        #[derive(Serialize)]
-        #[serde(tag = "type", rename = "text")]
-        struct TextBlock<'a> {
-            text: &'a str,
-        }
-        let mut seq = serializer.serialize_seq(Some(self.blocks.len() + 1))?;
-        let json = self.json.map(|text| TextBlock { text });
-        if self.json_first
-            && let Some(json) = &json
-        {
-            seq.serialize_element(json)?;
-        }
-        for block in self.blocks {
-            seq.serialize_element(&block.for_version(self.version))?;
-        }
-        if !self.json_first
-            && let Some(json) = &json
-        {
-            seq.serialize_element(json)?;
-        }
-        seq.end()
-    }
-}
-
 /// A tool's structured value, as the revision's output schema describes it.
 enum Structured<'a> {
     AsIs(&'a RawValue),
     /// `{"result": value}`, for revisions whose structured content must be an object. Written
     /// around the value rather than built as a new document, which would be parsed again.
     Wrapped(&'a RawValue),
-}
-
-impl Serialize for Structured<'_> {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        match self {
-            Structured::AsIs(value) => value.serialize(serializer),
-            Structured::Wrapped(value) => {
-                let mut map = serializer.serialize_map(Some(1))?;
-                map.serialize_entry("result", value)?;
-                map.end()
-            }
-        }
-    }
 }
 
 /// A `tools/call` result.
@@ -194,22 +154,75 @@ struct CallToolResult<'a> {
     modern: Option<Modern<'a>>,
 }
 
-// Written by hand: it is on every call's path, and `#[serde(flatten)]` would route it through
-// serde's slower generic map machinery.
-impl Serialize for CallToolResult<'_> {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(None)?;
-        map.serialize_entry("content", &self.content)?;
-        if let Some(structured) = &self.structured_content {
-            map.serialize_entry("structuredContent", structured)?;
+// Written by hand, constant parts as bytes: it is on every call's path, and serde would escape
+// every key of it on every call.
+impl CallToolResult<'_> {
+    fn line(&self, id: &RawValue) -> Vec<u8> {
+        let size = self.content.json.map_or(0, str::len) * 2 + 64;
+        jsonrpc::result_line_with(id, size, |out| self.write(out))
+    }
+
+    fn write(&self, out: &mut Vec<u8>) {
+        out.extend_from_slice(br#"{"content":["#);
+        self.content.write(out);
+        out.push(b']');
+        match &self.structured_content {
+            Some(Structured::AsIs(value)) => {
+                out.extend_from_slice(br#","structuredContent":"#);
+                out.extend_from_slice(value.get().as_bytes());
+            }
+            Some(Structured::Wrapped(value)) => {
+                out.extend_from_slice(br#","structuredContent":{"result":"#);
+                out.extend_from_slice(value.get().as_bytes());
+                out.push(b'}');
+            }
+            None => {}
         }
         if self.is_error {
-            map.serialize_entry("isError", &true)?;
+            out.extend_from_slice(br#","isError":true"#);
         }
         if let Some(modern) = &self.modern {
-            map.serialize_entry("resultType", modern.result_type)?;
-            map.serialize_entry("_meta", modern.meta)?;
+            out.extend_from_slice(br#","resultType":"#);
+            write_json(out, modern.result_type);
+            out.extend_from_slice(br#","_meta":"#);
+            out.extend_from_slice(modern.meta.get().as_bytes());
         }
-        map.end()
+        out.push(b'}');
     }
+}
+
+impl ContentOut<'_> {
+    fn write(&self, out: &mut Vec<u8>) {
+        let mut first = true;
+        let mut separate = |out: &mut Vec<u8>| {
+            if !std::mem::take(&mut first) {
+                out.push(b',');
+            }
+        };
+        let text = |out: &mut Vec<u8>, text: &str| {
+            out.extend_from_slice(br#"{"type":"text","text":"#);
+            write_json(out, text);
+            out.push(b'}');
+        };
+        if let (true, Some(json)) = (self.json_first, self.json) {
+            separate(out);
+            text(out, json);
+        }
+        for block in self.blocks {
+            separate(out);
+            match &*block.for_version(self.version) {
+                Content::Text { text: t } => text(out, t),
+                other => write_json(out, other),
+            }
+        }
+        if let (false, Some(json)) = (self.json_first, self.json) {
+            separate(out);
+            text(out, json);
+        }
+    }
+}
+
+fn write_json<T: Serialize + ?Sized>(out: &mut Vec<u8>, value: &T) {
+    // Serializing plain data into a Vec cannot fail.
+    serde_json::to_writer(out, value).expect("content serializes");
 }
