@@ -46,6 +46,8 @@ pub(crate) enum ParamKind<'a> {
         constraints: Vec<proc_macro2::TokenStream>,
         /// `#[schemars(...)]` written on the parameter, passed on to its field as written.
         schemars: Vec<&'a Attribute>,
+        /// `header = "Name"`: the argument is also sent as the HTTP header `Mcp-Param-Name`.
+        header: Option<At<String>>,
     },
     /// `Args<T>`: the whole arguments object.
     Whole { inner: &'a Type },
@@ -54,6 +56,31 @@ pub(crate) enum ParamKind<'a> {
         inner: &'a Type,
         reference: Option<&'a TypeReference>,
     },
+}
+
+/// Header names are case-insensitive: two arguments in one `Mcp-Param-` header could not both
+/// be sent.
+fn unique_headers(params: &[Param<'_>]) -> syn::Result<()> {
+    let mut seen: Vec<&str> = Vec::new();
+    for param in params {
+        if let ParamKind::Argument {
+            header: Some(header),
+            ..
+        } = &param.kind
+        {
+            if seen.iter().any(|s| s.eq_ignore_ascii_case(&header.value)) {
+                return Err(syn::Error::new(
+                    header.span,
+                    format!(
+                        "two arguments use the header `Mcp-Param-{}` (header names ignore case)",
+                        header.value
+                    ),
+                ));
+            }
+            seen.push(&header.value);
+        }
+    }
+    Ok(())
 }
 
 impl<'a> Tool<'a> {
@@ -76,6 +103,7 @@ impl<'a> Tool<'a> {
                 }
             }
         }
+        errors.push(unique_headers(&params));
         let (name, name_span) = match &args.name {
             Some(name) => (name.value.clone(), name.span),
             None => (unraw(&sig.ident), sig.ident.span()),
@@ -180,6 +208,7 @@ impl<'a> Param<'a> {
                 default: parsed.default.map(Box::new),
                 constraints: parsed.constraints,
                 schemars,
+                header: parsed.header,
             }
         };
         Ok(Param { ident, ty, kind })

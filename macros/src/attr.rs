@@ -21,6 +21,7 @@ pub(crate) const RENAME: &str = "rename";
 pub(crate) const DEFAULT: &str = "default";
 pub(crate) const PATTERN: &str = "pattern";
 pub(crate) const FORMAT: &str = "format";
+pub(crate) const HEADER: &str = "header";
 
 /// `#[arg(...)]` keys that are schemars' own validation attributes, passed on to the argument's
 /// field as `#[schemars(...)]` (and so written exactly as schemars documents them). `pattern`
@@ -49,6 +50,7 @@ const ARG_KEYS: &[&str] = &[
     DESCRIPTION,
     RENAME,
     DEFAULT,
+    HEADER,
     "length",
     "range",
     PATTERN,
@@ -130,6 +132,8 @@ pub(crate) struct ArgArgs {
     pub(crate) default: Option<Expr>,
     /// Constraints for the argument's schema, each the inside of a `#[schemars(...)]`.
     pub(crate) constraints: Vec<TokenStream>,
+    /// `header = "Region"`: HTTP clients also send the argument as `Mcp-Param-Region`.
+    pub(crate) header: Option<Spanned<String>>,
 }
 
 /// Parses the arguments of `#[mcp_tool(...)]`, collecting every error.
@@ -245,6 +249,19 @@ pub(crate) fn arg_args(attrs: &[Attribute]) -> syn::Result<ArgArgs> {
                     )),
                     _ => Err(meta.error("`default` expects a value, like `default = 10`")),
                 },
+                HEADER => string(&meta, &key).and_then(|name| {
+                    if !is_header_name(&name.value) {
+                        return Err(syn::Error::new(
+                            name.span,
+                            format!(
+                                "invalid header name `{}`; a header name has one or more letters, \
+                                 digits and !#$%&'*+-.^_`|~",
+                                name.value
+                            ),
+                        ));
+                    }
+                    set(&mut args.header, &key, name)
+                }),
                 PATTERN | FORMAT => match value(&meta)? {
                     Value::Expr(expr) => {
                         let path = &meta.path;
@@ -331,6 +348,14 @@ fn schemars_list(key: &str, items: TokenStream) -> syn::Result<()> {
     let parsed = parser.parse2(items);
     errors.push(parsed);
     errors.finish(())
+}
+
+/// RFC 9110 `token`: what an HTTP header name may be made of.
+fn is_header_name(name: &str) -> bool {
+    !name.is_empty()
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b))
 }
 
 fn key_of(meta: &ParseNestedMeta<'_>) -> String {

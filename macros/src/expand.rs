@@ -102,12 +102,14 @@ pub(crate) fn body(tool: &Tool<'_>, target: &Target<'_>) -> TokenStream {
     let args_struct = tool.whole().is_none().then(|| args_struct(tool, target));
     let outcome = outcome(tool, target);
     let requirements = requirements(tool, target);
+    let headers = header_arguments(tool, target);
     let call = call(tool, target);
     let spec = spec(tool, target, &input_schema);
     quote! {
         #args_struct
         #outcome
         #requirements
+        #headers
         #call
         #spec
     }
@@ -128,6 +130,7 @@ fn args_struct(tool: &Tool<'_>, target: &Target<'_>) -> TokenStream {
                 default,
                 constraints,
                 schemars,
+                header,
             } = &param.kind
             else {
                 unreachable!("arguments() yields arguments")
@@ -148,7 +151,11 @@ fn args_struct(tool: &Tool<'_>, target: &Target<'_>) -> TokenStream {
                 quote!(#[serde(default = #path)])
             });
             let constraints = constraints.iter().map(|c| quote!(#[schemars(#c)]));
-            quote! { #description #rename #default #(#constraints)* #(#schemars)* #ident: #ty }
+            let header = header.as_ref().map(|h| {
+                let name = &h.value;
+                quote!(#[schemars(extend("x-mcp-header" = #name))])
+            });
+            quote! { #description #rename #default #(#constraints)* #header #(#schemars)* #ident: #ty }
         })
         .collect();
     quote! {
@@ -225,6 +232,24 @@ fn requirements(tool: &Tool<'_>, target: &Target<'_>) -> TokenStream {
             #(#requires)*
         }
     }
+}
+
+/// An argument sent as an HTTP header must be a string, an integer or a boolean: asserted at
+/// its type, so that another type is one error there.
+fn header_arguments(tool: &Tool<'_>, target: &Target<'_>) -> TokenStream {
+    let private = target.private();
+    let checks = tool.arguments().filter_map(|param| match &param.kind {
+        ParamKind::Argument {
+            header: Some(_), ..
+        } => {
+            let ty = target.ty(param.ty);
+            Some(quote_spanned! {param.ty.span()=>
+                const _: () = #private::header_argument::<#ty>();
+            })
+        }
+        _ => None,
+    });
+    quote!(#(#checks)*)
 }
 
 /// The handler: bind the arguments, inject the rest, call the function, shape the result.

@@ -30,6 +30,9 @@
 //! | same injected type twice | `a: Progress, b: Progress` | `Progress` is injected twice |
 //! | `#[arg]` and `#[inject]` together | both on one parameter | a parameter is either ... not both |
 //! | `default` on an `Option` | `#[arg(default = Some(3))] n: Option<u32>` | `default` has no effect on an `Option` argument |
+//! | invalid header name | `#[arg(header = "Cloud Region")]` | invalid header name `Cloud Region`; a header name has ... |
+//! | two arguments in one header | `header = "Region"` and `header = "region"` | two arguments use the header `Mcp-Param-region` (header names ignore case) |
+//! | header argument of another type | `#[arg(header = "Tags")] tags: Vec<String>` | `Vec<String>` cannot be sent as an HTTP header |
 //! | stale `# Arguments` entry | ``* `name` -`` for a parameter `who` | the `# Arguments` section documents `name`, which is not a parameter |
 //! | two tools of one name in an impl | two methods with `name = "get"` | two tools in this impl block are named `get` |
 //! | `#[mcp_tool]` on a non-function | on a struct | `#[mcp_tool]` goes on a function |

@@ -9,6 +9,7 @@ use serde_json::value::RawValue;
 
 use crate::protocol::{Era, ProtocolVersion};
 use crate::tools::constraints::Constraints;
+use crate::tools::headers::{self, ParamHeader};
 use crate::tools::schema::{self, Contract, OutputSchema, SchemaProfile};
 
 /// The parts of a tool's description its schemas come from.
@@ -30,6 +31,10 @@ pub(crate) struct Compiled {
     pub(crate) output: Option<OutputSchema>,
     /// What the input schema asks of values beyond their types, when it asks anything.
     pub(crate) constraints: Option<Arc<Constraints>>,
+    /// The arguments HTTP clients also send as `Mcp-Param-*` headers (checked whatever the
+    /// transport: a tool with an invalid declaration is invalid).
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
+    pub(crate) headers: Vec<ParamHeader>,
     pub(crate) meta: Option<Box<RawValue>>,
 }
 
@@ -58,6 +63,7 @@ impl Compiled {
             );
         }
         let constraints = Constraints::new(&input_schema)?.map(Arc::new);
+        let headers = headers::declared(&input_schema)?;
         let mut generator = schema::output_generator();
         let output = (source.output_schema)(&mut generator).map(|s| {
             let s = schema::with_definitions(s, &mut generator);
@@ -77,6 +83,7 @@ impl Compiled {
             input_schema_json,
             output,
             constraints,
+            headers,
             meta,
         })
     }

@@ -7,6 +7,8 @@ mod constraints;
 pub(crate) mod content;
 mod error;
 mod format;
+pub(crate) mod header_argument;
+pub(crate) mod headers;
 pub(crate) mod output;
 pub(crate) mod render;
 pub(crate) mod schema;
