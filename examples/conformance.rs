@@ -122,6 +122,36 @@ fn json_schema_2020_12_tool(arguments: Args<Value>) -> String {
     format!("ok: {}", arguments.0)
 }
 
+/// Runs a read-only query in a region; the region travels as an HTTP header too
+/// (`Mcp-Param-Region`), so that a gateway can route by it without reading the body.
+///
+/// # Arguments
+/// * `region` - Where the data lives.
+/// * `query` - The query.
+#[mcp_tool(read_only, open_world = false)]
+fn execute_sql(#[arg(header = "Region")] region: String, query: String) -> String {
+    format!("ran `{query}` in {region}")
+}
+
+/// Lets go of the client's connection mid-call, then answers: over HTTP in a 2025-11-25
+/// session the client resumes the stream (`Last-Event-ID`) to get the result (SSE polling).
+#[mcp_tool(read_only)]
+async fn test_reconnection(ctx: &Context) -> &'static str {
+    ctx.close_stream();
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    "Reconnection test completed"
+}
+
+/// Streams a progress notification (when asked for) before its result: over 2026-07-28 HTTP
+/// the response stream carries only notifications about this request, then its result.
+#[mcp_tool(read_only)]
+async fn test_streaming_elicitation(progress: Progress) -> &'static str {
+    progress.report(1.0, Some(2.0), Some("halfway"));
+    tokio::time::sleep(Duration::from_millis(20)).await;
+    progress.report(2.0, Some(2.0), Some("done"));
+    "Streaming completed"
+}
+
 fn server() -> Server {
     toolwright::server!()
         .title("Conformance fixtures")

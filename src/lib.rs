@@ -264,6 +264,9 @@ pub use toolwright_runtime::{
     ToolOrder, ToolOutput, UsageError,
 };
 
+#[cfg(feature = "http")]
+pub use toolwright_runtime::{HTTP_PATH, Http, HttpService, ResponseBody};
+
 /// Testing tools without a client process: an in-process [`Client`](testing::Client) that
 /// checks structured results against the advertised schemas, and a [`Manifest`](testing::Manifest)
 /// of the tools that tests pin. Needs the `testing` feature (in `[dev-dependencies]`).

@@ -159,6 +159,7 @@ fn notes_arguments(tool: &str) -> Value {
 fn conformance_arguments(tool: &str) -> Value {
     match tool {
         "json_schema_2020_12_tool" => json!({"email": "a@example.com"}),
+        "execute_sql" => json!({"region": "eu-west-1", "query": "SELECT 1"}),
         _ => json!({}),
     }
 }
@@ -179,7 +180,7 @@ fn example_schemas_in_every_revision() {
         let mut server = Process::spawn("conformance");
         assert_eq!(
             check_server(&mut server.client, revision, conformance_arguments),
-            10
+            13
         );
     }
 }

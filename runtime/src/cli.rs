@@ -19,6 +19,9 @@ usage: SERVER [COMMAND]
 With no command, serves MCP over stdin and stdout (what an MCP client runs).
 
 commands:
+  serve             the same: serve MCP over stdin and stdout
+  serve --http ADDR serve MCP over Streamable HTTP at http://ADDR/mcp until ctrl-c; ADDR is
+                    HOST:PORT, or PORT alone for 127.0.0.1:PORT (needs the `http` feature)
   list              print the tools, with their schemas, as JSON
   call NAME [JSON]  call the tool NAME with the JSON object of arguments (default {})
                     and print its result; exits 1 when the result is an error
@@ -31,6 +34,12 @@ commands:
 pub enum Command {
     /// Serve MCP over stdin and stdout, as an MCP client that starts the program expects.
     Serve,
+    /// Serve MCP over Streamable HTTP at `http://ADDR/mcp` until ctrl-c or SIGTERM.
+    #[cfg(feature = "http")]
+    ServeHttp {
+        /// Where to listen.
+        addr: std::net::SocketAddr,
+    },
     /// Print every tool, with its schemas, as JSON.
     List,
     /// Call one tool and print its result.
@@ -67,7 +76,8 @@ impl Command {
         let args: Vec<S> = args.into_iter().collect();
         let args: Vec<&str> = args.iter().map(AsRef::as_ref).collect();
         match args.as_slice() {
-            [] => Ok(Command::Serve),
+            [] | ["serve"] => Ok(Command::Serve),
+            ["serve", "--http", addr] => serve_http(addr),
             ["help" | "--help" | "-h"] => Ok(Command::Help),
             ["list"] => Ok(Command::List),
             ["call", name] => Ok(call(name, "{}")?),
@@ -78,6 +88,29 @@ impl Command {
             ))),
         }
     }
+}
+
+#[cfg(feature = "http")]
+fn serve_http(addr: &str) -> Result<Command, UsageError> {
+    use std::net::{SocketAddr, ToSocketAddrs};
+    let parsed = match addr.parse::<u16>() {
+        Ok(port) => Some(SocketAddr::from(([127, 0, 0, 1], port))),
+        Err(_) => addr.to_socket_addrs().ok().and_then(|mut a| a.next()),
+    };
+    parsed
+        .map(|addr| Command::ServeHttp { addr })
+        .ok_or_else(|| {
+            UsageError(format!(
+                "`{addr}` is not an address to listen on, like 127.0.0.1:8080"
+            ))
+        })
+}
+
+#[cfg(not(feature = "http"))]
+fn serve_http(_: &str) -> Result<Command, UsageError> {
+    Err(UsageError(
+        "this server was built without HTTP: build it with toolwright's `http` feature".into(),
+    ))
 }
 
 fn call(name: &str, json: &str) -> Result<Command, UsageError> {
@@ -136,6 +169,17 @@ impl Server {
         let request = match command {
             Command::Serve => {
                 return match self.serve_stdio() {
+                    Ok(()) => ExitCode::SUCCESS,
+                    Err(e) => fail(&e),
+                };
+            }
+            #[cfg(feature = "http")]
+            Command::ServeHttp { addr } => {
+                eprintln!(
+                    "toolwright: serving MCP at http://{addr}{}",
+                    crate::transport::http::PATH
+                );
+                return match self.serve_http(addr) {
                     Ok(()) => ExitCode::SUCCESS,
                     Err(e) => fail(&e),
                 };

@@ -37,3 +37,5 @@ pub use tools::{
     Args, Content, EmbeddedResource, IntoToolOutput, Json, ResourceLink, SchemaProfile, Structured,
     Text, ToolError, ToolOutput,
 };
+#[cfg(feature = "http")]
+pub use transport::http::{Http, HttpService, PATH as HTTP_PATH, ResponseBody};

@@ -133,6 +133,31 @@ impl Context {
         Cancellation::of(&self.0)
     }
 
+    /// A value the HTTP request carried in its extensions, put there by a layer in front of
+    /// the endpoint: the caller an authentication layer verified, say. `None` over stdio.
+    ///
+    /// ```
+    /// # use toolwright_runtime::Context;
+    /// #[derive(Clone)]
+    /// struct Caller { subject: String }
+    ///
+    /// fn whoami(ctx: &Context) -> String {
+    ///     ctx.extension::<Caller>().map_or("anonymous".into(), |c| c.subject.clone())
+    /// }
+    /// ```
+    #[cfg(feature = "http")]
+    pub fn extension<T: Send + Sync + 'static>(&self) -> Option<&T> {
+        self.0.outlet.extensions()?.get::<T>()
+    }
+
+    /// Over Streamable HTTP in a 2025-11-25 session, ends this call's response stream now,
+    /// while the call goes on: the client reconnects (a GET with `Last-Event-ID`) and receives
+    /// the rest. A long-running call frees its connection this way (SSE polling, SEP-1699).
+    /// Elsewhere it does nothing.
+    pub fn close_stream(&self) {
+        self.0.outlet.release();
+    }
+
     fn client(&self) -> &Client {
         match &self.0.client {
             ClientSource::Session(client) => client,

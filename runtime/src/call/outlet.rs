@@ -1,7 +1,8 @@
 //! The way back to the client, independent of the transport that carries it.
 //!
-//! An [`Outlet`] is where one request's messages go: its notifications (progress, log), the
-//! requests the server sends the client about it, and, for most transports, its answer. On
+//! An [`Outlet`] is the transport's handle on one request: where its messages go (its
+//! notifications, the requests the server sends the client about it, its answer) and what the
+//! transport knows of it (an HTTP request's extensions). On
 //! stdio every request of a connection shares the one writer; over HTTP each request has a
 //! stream of its own. A [`Peer`] is the client's side of a session: it numbers the server's
 //! requests and routes the client's responses back to whoever awaits them, by id.
@@ -26,7 +27,27 @@ use crate::protocol::id::{IdHashing, IdKey};
 /// Where a transport takes the lines of one request (or a whole connection). Sending to a
 /// client that is gone does nothing: there is no one left to tell.
 pub(crate) trait Sink: Send + Sync + 'static {
+    /// A message about the request (a notification, a request to the client).
     fn send(&self, line: Vec<u8>);
+
+    /// The request's answer, or `None` when it gets none (it was cancelled): nothing more
+    /// follows for it. A transport with a stream per request ends the stream here.
+    fn finish(&self, answer: Option<Vec<u8>>) {
+        if let Some(line) = answer {
+            self.send(line);
+        }
+    }
+
+    /// Lets go of the client's connection while the request goes on, where the transport can
+    /// resume it later (a 2025-11-25 HTTP stream); elsewhere nothing.
+    fn release(&self) {}
+
+    /// What the transport knows of the request: an HTTP request's extensions, where an
+    /// authentication layer puts the caller it verified.
+    #[cfg(feature = "http")]
+    fn extensions(&self) -> Option<&http::Extensions> {
+        None
+    }
 }
 
 impl Sink for std::sync::mpsc::Sender<Vec<u8>> {
@@ -52,6 +73,19 @@ impl Outlet {
 
     pub(crate) fn send(&self, line: Vec<u8>) {
         self.0.send(line);
+    }
+
+    pub(crate) fn finish(&self, answer: Option<Vec<u8>>) {
+        self.0.finish(answer);
+    }
+
+    pub(crate) fn release(&self) {
+        self.0.release();
+    }
+
+    #[cfg(feature = "http")]
+    pub(crate) fn extensions(&self) -> Option<&http::Extensions> {
+        self.0.extensions()
     }
 }
 

@@ -57,6 +57,23 @@ impl Workers {
 }
 
 impl Workers {
+    /// Runs tools on `handle`'s runtime rather than one of their own, unless they have started
+    /// already: a transport that runs on tokio (HTTP) shares its runtime with the tools.
+    #[cfg(feature = "http")]
+    pub(crate) fn adopt(&self, handle: tokio::runtime::Handle) {
+        if self.started.get().is_some() {
+            return;
+        }
+        let _starting = self.starting.lock().unwrap_or_else(|e| e.into_inner());
+        let _ = self.started.get_or_init(|| {
+            Arc::new(Started {
+                runtime: Mutex::new(None),
+                sync_pool: SyncPool::new(handle.clone()),
+                handle,
+            })
+        });
+    }
+
     /// Stops the threads, abandoning whatever still runs: by now the transport has given calls
     /// their grace period, and waiting for a blocked tool thread could take forever.
     pub(crate) fn shutdown(&self) {

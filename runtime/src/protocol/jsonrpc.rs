@@ -22,6 +22,12 @@ pub(crate) const INVALID_PARAMS: i32 = -32602;
 /// Internal JSON-RPC error.
 pub(crate) const INTERNAL_ERROR: i32 = -32603;
 
+/// A 2026-07-28 HTTP request's headers disagree with its body.
+#[cfg(feature = "http")]
+pub(crate) const HEADER_MISMATCH: i32 = -32020;
+/// A 2026-07-28 request needs a client capability its client did not declare.
+#[cfg(feature = "http")]
+pub(crate) const MISSING_CLIENT_CAPABILITY: i32 = -32021;
 /// The protocol revision a 2026-07-28 request named is not one the server speaks.
 pub(crate) const UNSUPPORTED_PROTOCOL_VERSION: i32 = -32022;
 

@@ -66,9 +66,7 @@ impl Batch {
         if state.pending > 0 {
             return;
         }
-        if let Some(array) = array(&state.answers) {
-            self.outlet.send(array);
-        }
+        self.outlet.finish(array(&state.answers));
     }
 }
 

@@ -150,10 +150,13 @@ impl Finish for Finisher {
         let mut line = Some(line);
         let sent = record.finish(|| match &self.batch {
             Some(batch) => batch.deliver(line.take()),
-            None => record.outlet.send(line.take().expect("sent once")),
+            None => record.outlet.finish(line.take()),
         });
-        if !sent && let Some(batch) = &self.batch {
-            batch.deliver(None);
+        if !sent {
+            match &self.batch {
+                Some(batch) => batch.deliver(None),
+                None => record.outlet.finish(None),
+            }
         }
     }
 }

@@ -24,6 +24,12 @@ pub(crate) enum Answer {
     None,
     /// The response, now.
     Now(Vec<u8>),
+    /// An error response, now, with its JSON-RPC code (some transports give some codes a
+    /// status of their own).
+    Error(
+        #[cfg_attr(not(feature = "http"), allow(dead_code))] i32,
+        Vec<u8>,
+    ),
     /// A call: start it. Its notifications, and then its response, come through the outlet the
     /// message was handled with.
     Later(ToolCall),
@@ -81,7 +87,7 @@ impl Session {
             INVALID_REQUEST,
             format!("Invalid Request: message exceeds the {limit}-byte limit"),
         );
-        Answer::Now(jsonrpc::error_line(None, &error))
+        refuse(None, &error)
     }
 
     /// Ends the session: the calls in flight see their `Cancellation` fire at once (those that
@@ -102,10 +108,10 @@ impl Session {
                 // An id in flight cannot be reused: the client could not tell the answers apart.
                 // (`tools/call` checks as it registers the call.)
                 if method != "tools/call" && self.open.contains(&IdKey::of(id)) {
-                    return Answer::Now(jsonrpc::error_line(Some(id), &id_in_use(id)));
+                    return refuse(Some(id), &id_in_use(id));
                 }
                 self.request(id, &method, &params, outlet, batch)
-                    .unwrap_or_else(|error| Answer::Now(jsonrpc::error_line(Some(id), &error)))
+                    .unwrap_or_else(|error| refuse(Some(id), &error))
             }
             Message::Notification { method, params } => {
                 // Notifications are never answered; malformed ones are ignored, as the
@@ -127,9 +133,9 @@ impl Session {
             Message::Unanswerable => Answer::None,
             Message::Batch => {
                 let error = RpcError::new(INVALID_REQUEST, "Invalid Request: batches do not nest");
-                Answer::Now(jsonrpc::error_line(None, &error))
+                refuse(None, &error)
             }
-            Message::Invalid { id, error } => Answer::Now(jsonrpc::error_line(id, &error)),
+            Message::Invalid { id, error } => refuse(id, &error),
         }
     }
 
@@ -138,7 +144,7 @@ impl Session {
     fn batch(&self, line: &[u8], outlet: &Outlet) -> Answer {
         let reject = |message: &str| {
             let error = RpcError::new(INVALID_REQUEST, format!("Invalid Request: {message}"));
-            Answer::Now(jsonrpc::error_line(None, &error))
+            refuse(None, &error)
         };
         if self.handshake.get().map(|h| h.version) != Some(ProtocolVersion::V2025_03_26) {
             return reject("batches are accepted only in a session of protocol 2025-03-26");
@@ -155,7 +161,9 @@ impl Session {
         for element in elements {
             let message = jsonrpc::classify(element.get().as_bytes());
             match self.message(message, outlet, Some(&batch)) {
-                Answer::Now(line) | Answer::Stream(line) => batch.add(line),
+                Answer::Now(line) | Answer::Stream(line) | Answer::Error(_, line) => {
+                    batch.add(line)
+                }
                 Answer::Later(call) => {
                     batch.expect();
                     calls.push(call);
@@ -170,6 +178,11 @@ impl Session {
             None => Answer::Batch(calls),
         }
     }
+}
+
+/// The error answer to a request (or to a message whose id could not be read).
+pub(crate) fn refuse(id: Option<&RawValue>, error: &RpcError) -> Answer {
+    Answer::Error(error.code, jsonrpc::error_line(id, error))
 }
 
 pub(crate) fn id_in_use(id: &RawValue) -> RpcError {

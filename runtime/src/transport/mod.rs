@@ -1,8 +1,10 @@
 //! Transports: thin edges that carry lines to a [`Session`](crate::server::session::Session)
-//! and send what it returns. stdio (one session per process) and in-memory (tests, the command
-//! line) here.
+//! and send what it returns: stdio (one session per process), in-memory (tests, the command
+//! line), and Streamable HTTP (feature `http`).
 
 mod framing;
+#[cfg(feature = "http")]
+pub(crate) mod http;
 pub(crate) mod memory;
 mod stdio;
 mod stdout;
@@ -15,7 +17,7 @@ use crate::server::session::Answer;
 fn deliver(answer: Answer, outlet: &Outlet) {
     match answer {
         Answer::None => {}
-        Answer::Now(line) | Answer::Stream(line) => outlet.send(line),
+        Answer::Now(line) | Answer::Error(_, line) | Answer::Stream(line) => outlet.send(line),
         Answer::Later(call) => call.start(),
         Answer::Batch(calls) => calls.into_iter().for_each(|call| call.start()),
     }

@@ -1,0 +1,207 @@
+//! [`Http`]: how the HTTP endpoint guards itself, and for how long it keeps sessions.
+
+use std::time::Duration;
+
+/// The settings of the Streamable HTTP endpoint. The defaults are safe for a server on the
+/// local machine: only loopback hosts and origins, bounded bodies, headers and waits.
+///
+/// ```
+/// use std::time::Duration;
+/// use toolwright_runtime::Http;
+///
+/// let http = Http::new()
+///     .allow_host("mcp.example.com")
+///     .allow_origin("https://app.example.com")
+///     .session_idle(Duration::from_secs(15 * 60));
+/// ```
+#[derive(Debug, Clone)]
+pub struct Http {
+    pub(crate) hosts: Allowed,
+    pub(crate) origins: Allowed,
+    pub(crate) max_body: usize,
+    pub(crate) max_header_size: usize,
+    pub(crate) header_timeout: Duration,
+    pub(crate) body_timeout: Duration,
+    pub(crate) session_idle: Duration,
+    pub(crate) max_sessions: usize,
+    pub(crate) keep_alive: Duration,
+}
+
+/// Which values of a header are accepted.
+#[derive(Debug, Clone)]
+pub(crate) enum Allowed {
+    /// Loopback names (`localhost`, `127.0.0.1`, `[::1]`, any port), and these.
+    Loopback(Vec<String>),
+    /// Anything.
+    Any,
+}
+
+impl Default for Http {
+    fn default() -> Self {
+        Http {
+            hosts: Allowed::Loopback(Vec::new()),
+            origins: Allowed::Loopback(Vec::new()),
+            max_body: 4 << 20,
+            max_header_size: 32 << 10,
+            header_timeout: Duration::from_secs(10),
+            body_timeout: Duration::from_secs(30),
+            session_idle: Duration::from_secs(30 * 60),
+            max_sessions: 16_384,
+            keep_alive: Duration::from_secs(15),
+        }
+    }
+}
+
+impl Http {
+    /// The defaults.
+    pub fn new() -> Http {
+        Http::default()
+    }
+
+    /// Accepts requests whose `Host` is `host` (a name, with or without a port), besides the
+    /// loopback names. A server reached under a public name needs its name here: the `Host`
+    /// check is what defeats DNS rebinding against a local server.
+    pub fn allow_host(mut self, host: impl Into<String>) -> Http {
+        if let Allowed::Loopback(hosts) = &mut self.hosts {
+            hosts.push(host.into().to_ascii_lowercase());
+        }
+        self
+    }
+
+    /// Accepts any `Host`: for a server that is never reached on the local machine, behind a
+    /// proxy that checks the name.
+    pub fn allow_any_host(mut self) -> Http {
+        self.hosts = Allowed::Any;
+        self
+    }
+
+    /// Accepts requests from web pages of `origin` (`https://app.example.com`), besides
+    /// loopback origins. Requests without an `Origin` header (every client that is not a web
+    /// page) are not affected.
+    pub fn allow_origin(mut self, origin: impl Into<String>) -> Http {
+        if let Allowed::Loopback(origins) = &mut self.origins {
+            origins.push(origin.into().to_ascii_lowercase());
+        }
+        self
+    }
+
+    /// Accepts requests from any web page. Only behind an authentication layer.
+    pub fn allow_any_origin(mut self) -> Http {
+        self.origins = Allowed::Any;
+        self
+    }
+
+    /// The largest request body, in bytes (413 beyond it). Defaults to 4 MiB.
+    pub fn max_body(mut self, bytes: usize) -> Http {
+        self.max_body = bytes;
+        self
+    }
+
+    /// The largest request head (request line and headers), in bytes. Defaults to 32 KiB.
+    pub fn max_header_size(mut self, bytes: usize) -> Http {
+        self.max_header_size = bytes;
+        self
+    }
+
+    /// How long a client may take to send a request's head once it started (a slow client
+    /// holds a connection no longer). Defaults to 10 seconds.
+    pub fn header_timeout(mut self, timeout: Duration) -> Http {
+        self.header_timeout = timeout;
+        self
+    }
+
+    /// How long a client may take to send a request's body (408 beyond it). Defaults to 30
+    /// seconds.
+    pub fn body_timeout(mut self, timeout: Duration) -> Http {
+        self.body_timeout = timeout;
+        self
+    }
+
+    /// How long a handshake session lives without a request; then it ends, and its id gets
+    /// 404. Defaults to 30 minutes.
+    pub fn session_idle(mut self, idle: Duration) -> Http {
+        self.session_idle = idle;
+        self
+    }
+
+    /// The most handshake sessions open at once; an `initialize` beyond them gets 503.
+    /// Defaults to 16 384.
+    pub fn max_sessions(mut self, sessions: usize) -> Http {
+        self.max_sessions = sessions.max(1);
+        self
+    }
+
+    /// How often an idle event stream gets a comment, so that proxies keep it open. Defaults
+    /// to 15 seconds.
+    pub fn keep_alive(mut self, interval: Duration) -> Http {
+        self.keep_alive = interval;
+        self
+    }
+}
+
+impl Allowed {
+    /// Whether a `Host` value (a name and perhaps a port) is accepted.
+    pub(crate) fn host(&self, value: &str) -> bool {
+        match self {
+            Allowed::Any => true,
+            Allowed::Loopback(extra) => {
+                let value = value.to_ascii_lowercase();
+                let name = strip_port(&value);
+                is_loopback(name)
+                    || extra
+                        .iter()
+                        .any(|h| *h == value || strip_port(h) == name && !h.contains(':'))
+            }
+        }
+    }
+
+    /// Whether an `Origin` value (`scheme://host[:port]`) is accepted.
+    pub(crate) fn origin(&self, value: &str) -> bool {
+        match self {
+            Allowed::Any => true,
+            Allowed::Loopback(extra) => {
+                let value = value.to_ascii_lowercase();
+                let host = value
+                    .strip_prefix("http://")
+                    .or_else(|| value.strip_prefix("https://"));
+                host.is_some_and(|h| is_loopback(strip_port(h))) || extra.contains(&value)
+            }
+        }
+    }
+}
+
+/// `name` of `name:port`, `[v6]` of `[v6]:port`.
+fn strip_port(host: &str) -> &str {
+    if host.starts_with('[') {
+        return host.split_inclusive(']').next().unwrap_or(host);
+    }
+    host.rsplit_once(':').map_or(host, |(name, _)| name)
+}
+
+fn is_loopback(name: &str) -> bool {
+    matches!(name, "localhost" | "127.0.0.1" | "[::1]" | "::1")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn loopback_by_default() {
+        let http = Http::new();
+        for host in ["localhost", "localhost:3000", "127.0.0.1:8080", "[::1]:9"] {
+            assert!(http.hosts.host(host), "{host}");
+        }
+        assert!(!http.hosts.host("evil.example.com"));
+        assert!(!http.hosts.host("localhost.evil.com:80"));
+        assert!(http.origins.origin("http://localhost:5173"));
+        assert!(!http.origins.origin("http://evil.example.com"));
+        assert!(!http.origins.origin("null"));
+        let http = http
+            .allow_host("mcp.example.com")
+            .allow_origin("https://app.example.com");
+        assert!(http.hosts.host("mcp.example.com:443"));
+        assert!(http.origins.origin("https://app.example.com"));
+        assert!(!http.origins.origin("https://app.example.com.evil"));
+    }
+}

@@ -1,0 +1,170 @@
+//! The request headers a 2026-07-28 POST must carry, checked against its body (SEP-2243):
+//! `MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name` (for `tools/call`) and one
+//! `Mcp-Param-<Name>` for each argument the tool marks `x-mcp-header`. A missing, repeated,
+//! malformed or mismatched one is `400` with `-32020` (HeaderMismatch).
+//!
+//! Values are compared after removing optional whitespace around them, and after decoding the
+//! `=?base64?…?=` form (strict, padded Base64 of UTF-8); header names are case-insensitive,
+//! values case-sensitive. An argument that is absent or `null` needs no header, and a header
+//! sent for one is ignored.
+
+use base64::Engine as _;
+use base64::engine::general_purpose::STANDARD as BASE64;
+use http::HeaderMap;
+use serde_json::Value;
+
+use crate::tools::headers::{HeaderKind, ParamHeader};
+
+/// What is wrong with a header, said as the error message.
+pub(crate) struct Mismatch(pub(crate) String);
+
+/// The value of header `name`: `None` when absent, an error when repeated or not visible ASCII.
+pub(crate) fn value(headers: &HeaderMap, name: &str) -> Result<Option<String>, Mismatch> {
+    let mut values = headers.get_all(name).iter();
+    let Some(first) = values.next() else {
+        return Ok(None);
+    };
+    if values.next().is_some() {
+        return Err(Mismatch(format!(
+            "Header mismatch: {name} header appears more than once"
+        )));
+    }
+    let text = first.to_str().map_err(|_| {
+        Mismatch(format!(
+            "Header mismatch: {name} header value has invalid characters"
+        ))
+    })?;
+    Ok(Some(text.trim_matches([' ', '\t']).to_owned()))
+}
+
+/// Header `name` must be present and equal `expected` (after decoding).
+pub(crate) fn expect(headers: &HeaderMap, name: &str, expected: &str) -> Result<(), Mismatch> {
+    let Some(raw) = value(headers, name)? else {
+        return Err(Mismatch(format!(
+            "Header mismatch: {name} header is required"
+        )));
+    };
+    let got =
+        decode(&raw).map_err(|why| Mismatch(format!("Header mismatch: {name} header {why}")))?;
+    if got != expected {
+        return Err(Mismatch(format!(
+            "Header mismatch: {name} header value '{got}' does not match body value '{expected}'"
+        )));
+    }
+    Ok(())
+}
+
+/// Each argument the tool marks `x-mcp-header` that the body carries must come with its
+/// `Mcp-Param-<Name>` header, of the same value.
+pub(crate) fn params(
+    headers: &HeaderMap,
+    declared: &[ParamHeader],
+    arguments: &Value,
+) -> Result<(), Mismatch> {
+    for param in declared {
+        let name = format!("Mcp-Param-{}", param.name);
+        let body = param
+            .path
+            .iter()
+            .try_fold(arguments, |value, key| value.get(key))
+            .filter(|value| !value.is_null());
+        let Some(body) = body else { continue };
+        let Some(raw) = value(headers, &name)? else {
+            return Err(Mismatch(format!(
+                "Header mismatch: {name} header is required"
+            )));
+        };
+        let got = decode(&raw)
+            .map_err(|why| Mismatch(format!("Header mismatch: {name} header {why}")))?;
+        let same = match (param.kind, body) {
+            (HeaderKind::String, Value::String(s)) => got == *s,
+            (HeaderKind::Boolean, Value::Bool(b)) => got == if *b { "true" } else { "false" },
+            (HeaderKind::Integer, Value::Number(n)) => {
+                let header = got.parse::<f64>().ok();
+                header.is_some() && header == n.as_f64()
+            }
+            _ => got.as_str() == body.to_string().as_str(),
+        };
+        if !same {
+            return Err(Mismatch(format!(
+                "Header mismatch: {name} header value '{got}' does not match body value '{}'",
+                match body {
+                    Value::String(s) => s.clone(),
+                    other => other.to_string(),
+                }
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// A header value as the body would say it: the `=?base64?…?=` form decoded strictly, any
+/// other value as it is.
+pub(crate) fn decode(value: &str) -> Result<String, &'static str> {
+    let Some(encoded) = value
+        .strip_prefix("=?base64?")
+        .and_then(|rest| rest.strip_suffix("?="))
+    else {
+        return Ok(value.to_owned());
+    };
+    let bytes = BASE64.decode(encoded).map_err(|_| "is not valid Base64")?;
+    String::from_utf8(bytes).map_err(|_| "is not valid UTF-8 once decoded")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn base64_is_strict_and_only_within_the_sentinel() {
+        assert_eq!(decode("=?base64?SGVsbG8=?=").as_deref(), Ok("Hello"));
+        assert!(decode("=?base64?SGVsbG8?=").is_err(), "missing padding");
+        assert!(decode("=?base64?SGVs!!!bG8=?=").is_err());
+        assert_eq!(decode("SGVsbG8=").as_deref(), Ok("SGVsbG8="));
+        assert_eq!(
+            decode("=?base64?SGVsbG8=").as_deref(),
+            Ok("=?base64?SGVsbG8=")
+        );
+        assert_eq!(
+            decode("=?BASE64?SGVsbG8=?=").as_deref(),
+            Ok("=?BASE64?SGVsbG8=?=")
+        );
+    }
+
+    #[test]
+    fn param_headers_against_the_body() {
+        let declared = [
+            ParamHeader {
+                name: "Region".into(),
+                path: vec!["region".into()],
+                kind: HeaderKind::String,
+            },
+            ParamHeader {
+                name: "Limit".into(),
+                path: vec!["opts".into(), "limit".into()],
+                kind: HeaderKind::Integer,
+            },
+        ];
+        let mut headers = HeaderMap::new();
+        let arguments = serde_json::json!({"region": "eu", "opts": {"limit": 42}});
+        assert!(params(&headers, &declared, &arguments).is_err(), "missing");
+        headers.insert("mcp-param-region", " eu ".parse().unwrap());
+        headers.insert("mcp-param-limit", "42".parse().unwrap());
+        assert!(params(&headers, &declared, &arguments).is_ok());
+        headers.insert("mcp-param-limit", "42.0".parse().unwrap());
+        assert!(
+            params(&headers, &declared, &arguments).is_ok(),
+            "compared as numbers"
+        );
+        headers.insert("mcp-param-region", "us".parse().unwrap());
+        assert!(params(&headers, &declared, &arguments).is_err(), "mismatch");
+        assert!(
+            params(
+                &HeaderMap::new(),
+                &declared,
+                &serde_json::json!({"region": null})
+            )
+            .is_ok()
+        );
+    }
+}

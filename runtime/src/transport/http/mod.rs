@@ -1,0 +1,18 @@
+//! MCP over Streamable HTTP: both eras on one endpoint (feature `http`).
+//!
+//! 2026-07-28 requests stand alone (any instance behind any load balancer can serve any of
+//! them); the handshake era (2025-03-26, 2025-06-18, 2025-11-25) gets sessions. The 2024-11-05
+//! "HTTP+SSE" transport (a GET stream plus a POST endpoint announced on it) is not served: it is
+//! deprecated, and 2024-11-05 clients are served over stdio.
+
+mod config;
+mod endpoint;
+mod headers;
+mod serve;
+mod sessions;
+mod stream;
+
+pub use config::Http;
+pub use endpoint::HttpService;
+pub use serve::PATH;
+pub use stream::ResponseBody;

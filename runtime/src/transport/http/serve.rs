@@ -1,0 +1,184 @@
+//! Serving the endpoint at `/mcp` with hyper's HTTP/1 server: a bounded wait for each request's
+//! head (no slowloris), a bound on its size, and a graceful shutdown.
+//!
+//! Shutting down (ctrl-c, SIGTERM, or a future of the caller's): stop accepting; give calls in
+//! flight the server's grace period to finish and their responses to go out; then end every
+//! session (their calls see their `Cancellation` fire), answer open `subscriptions/listen`
+//! streams, and return.
+
+use std::future::Future;
+use std::io;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use http::{Request, Response, StatusCode};
+use hyper::body::Incoming;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::server::graceful::GracefulShutdown;
+use tokio::net::TcpListener;
+
+use crate::protocol::jsonrpc::{self, INVALID_REQUEST, RpcError};
+use crate::server::{Result, Server};
+use crate::transport::http::config::Http;
+use crate::transport::http::endpoint::HttpService;
+use crate::transport::http::stream::ResponseBody;
+
+/// The path `serve_http` serves the endpoint at.
+pub const PATH: &str = "/mcp";
+
+/// How long connections may take to close once the server has stopped serving.
+const CLOSE_GRACE: Duration = Duration::from_secs(2);
+
+impl Server {
+    /// The MCP endpoint as a tower `Service`, to mount in an HTTP server of your own (axum,
+    /// hyper) behind your own layers. It serves whatever path you route to it.
+    ///
+    /// ```no_run
+    /// # async fn run() -> Result<(), Box<dyn std::error::Error>> {
+    /// use toolwright_runtime::{Http, Server};
+    ///
+    /// let endpoint = Server::new("notes", "1.0.0")
+    ///     .discover()
+    ///     .http_service(Http::new().allow_host("mcp.example.com"))?;
+    /// // axum: `Router::new().route_service("/mcp", endpoint)`; or serve it as it is:
+    /// let listener = tokio::net::TcpListener::bind("127.0.0.1:8080").await?;
+    /// endpoint.serve(listener, std::future::pending()).await?;
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn http_service(self, http: Http) -> Result<HttpService> {
+        Ok(HttpService::new(self.build()?, http))
+    }
+
+    /// Serves MCP over Streamable HTTP at `http://ADDR/mcp` until the process gets ctrl-c or
+    /// SIGTERM; then shuts down gracefully and returns.
+    ///
+    /// On a loopback address (`127.0.0.1:8080`, the safe choice) only loopback hosts and
+    /// origins are accepted. On any other address the `Host` check is off (it defends a
+    /// server on the local machine against DNS rebinding) and the `Origin` check stays on.
+    /// [`Server::serve_http_with`] takes other settings.
+    pub fn serve_http(self, addr: SocketAddr) -> Result<()> {
+        let http = if addr.ip().is_loopback() {
+            Http::new()
+        } else {
+            Http::new().allow_any_host()
+        };
+        self.serve_http_with(addr, http, shutdown_signal())
+    }
+
+    /// [`Server::serve_http`] with these settings, until `shutdown` completes.
+    pub fn serve_http_with(
+        self,
+        addr: SocketAddr,
+        http: Http,
+        shutdown: impl Future<Output = ()> + Send,
+    ) -> Result<()> {
+        let endpoint = self.http_service(http)?;
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .enable_all()
+            .thread_name("toolwright-http")
+            .build()?;
+        runtime.block_on(async {
+            let listener = TcpListener::bind(addr).await?;
+            endpoint.serve(listener, shutdown).await
+        })?;
+        runtime.shutdown_background();
+        Ok(())
+    }
+}
+
+impl HttpService {
+    /// Serves the endpoint at `/mcp` on `listener` until `shutdown` completes (every other path
+    /// is 404).
+    pub async fn serve(
+        self,
+        listener: TcpListener,
+        shutdown: impl Future<Output = ()>,
+    ) -> io::Result<()> {
+        let http = &self.endpoint.http;
+        let mut builder = hyper::server::conn::http1::Builder::new();
+        builder
+            .timer(TokioTimer::new())
+            .header_read_timeout(http.header_timeout)
+            .max_buf_size(http.max_header_size.max(8192));
+        let graceful = GracefulShutdown::new();
+        let mut shutdown = std::pin::pin!(shutdown);
+        loop {
+            let (tcp, _) = tokio::select! {
+                accepted = listener.accept() => match accepted {
+                    Ok(accepted) => accepted,
+                    // Out of descriptors, a connection reset before it was accepted: the next
+                    // one may do.
+                    Err(_) => {
+                        tokio::time::sleep(Duration::from_millis(10)).await;
+                        continue;
+                    }
+                },
+                () = &mut shutdown => break,
+            };
+            let endpoint = Arc::clone(&self.endpoint);
+            let service = hyper::service::service_fn(move |request: Request<Incoming>| {
+                let endpoint = Arc::clone(&endpoint);
+                async move {
+                    if request.uri().path() != PATH {
+                        return Ok::<_, std::convert::Infallible>(not_found());
+                    }
+                    Ok(endpoint.handle(request).await)
+                }
+            });
+            let connection = graceful.watch(builder.serve_connection(TokioIo::new(tcp), service));
+            tokio::spawn(async move {
+                let _ = connection.await;
+            });
+        }
+        drop(listener);
+        let service = Arc::clone(&self.endpoint.service);
+        let grace = service.limits.shutdown_grace;
+        let in_flight = Arc::clone(&service.in_flight);
+        let _ = tokio::task::spawn_blocking(move || in_flight.wait_idle(grace)).await;
+        self.endpoint.close();
+        let _ = tokio::time::timeout(CLOSE_GRACE, graceful.shutdown()).await;
+        Ok(())
+    }
+}
+
+fn not_found() -> Response<ResponseBody> {
+    let error = RpcError::new(
+        INVALID_REQUEST,
+        format!("Not Found: the MCP endpoint is {PATH}"),
+    );
+    let mut line = jsonrpc::error_line(None, &error);
+    line.pop();
+    let mut response = Response::new(ResponseBody::full(line));
+    *response.status_mut() = StatusCode::NOT_FOUND;
+    response.headers_mut().insert(
+        http::header::CONTENT_TYPE,
+        http::HeaderValue::from_static("application/json"),
+    );
+    response
+}
+
+/// Ctrl-c, or SIGTERM on Unix.
+pub(crate) async fn shutdown_signal() {
+    let ctrl_c = tokio::signal::ctrl_c();
+    #[cfg(unix)]
+    {
+        let mut term =
+            match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+                Ok(term) => term,
+                Err(_) => {
+                    let _ = ctrl_c.await;
+                    return;
+                }
+            };
+        tokio::select! {
+            _ = ctrl_c => {}
+            _ = term.recv() => {}
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = ctrl_c.await;
+    }
+}

@@ -1,0 +1,204 @@
+//! Handshake-era sessions over HTTP: created by `initialize`, named by an `Mcp-Session-Id` of
+//! 128 random bits from the operating system's CSPRNG, ended by DELETE or by idleness.
+//!
+//! A session keeps its open event streams by number, so that a client can resume one (a
+//! 2025-11-25 session's events have ids), and its one GET stream for messages that belong to
+//! no request.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+use crate::protocol::ProtocolVersion;
+use crate::server::service::Service;
+use crate::server::session::Session;
+use crate::transport::http::stream::EventStream;
+
+pub(crate) struct HttpSession {
+    pub(crate) id: String,
+    pub(crate) session: Session,
+    last_seen: Mutex<Instant>,
+    next_stream: AtomicU64,
+    streams: Mutex<Streams>,
+}
+
+#[derive(Default)]
+struct Streams {
+    /// The streams a client may resume, by number.
+    open: HashMap<u64, Arc<EventStream>>,
+    /// The GET stream, while a client reads it.
+    standalone: Option<Arc<EventStream>>,
+}
+
+/// Why a session could not be created.
+pub(crate) struct Full;
+
+pub(crate) struct Sessions {
+    map: Mutex<HashMap<String, Arc<HttpSession>>>,
+    idle: Duration,
+    max: usize,
+}
+
+impl Sessions {
+    pub(crate) fn new(idle: Duration, max: usize) -> Sessions {
+        Sessions {
+            map: Mutex::default(),
+            idle,
+            max,
+        }
+    }
+
+    fn map(&self) -> MutexGuard<'_, HashMap<String, Arc<HttpSession>>> {
+        self.map.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// A new session with a fresh id, unless the server holds as many as it may.
+    pub(crate) fn create(&self, service: &Arc<Service>) -> Result<Arc<HttpSession>, Full> {
+        let session = Arc::new(HttpSession {
+            id: new_id(),
+            session: Session::new(Arc::clone(service)),
+            last_seen: Mutex::new(Instant::now()),
+            next_stream: AtomicU64::new(1),
+            streams: Mutex::default(),
+        });
+        let mut map = self.map();
+        if map.len() >= self.max {
+            return Err(Full);
+        }
+        map.insert(session.id.clone(), Arc::clone(&session));
+        Ok(session)
+    }
+
+    /// The live session named `id`, marked as used now.
+    pub(crate) fn get(&self, id: &str) -> Option<Arc<HttpSession>> {
+        let session = self.map().get(id).cloned()?;
+        if session.idle_for() > self.idle {
+            self.remove(id);
+            return None;
+        }
+        *session.last_seen.lock().unwrap_or_else(|e| e.into_inner()) = Instant::now();
+        Some(session)
+    }
+
+    /// Ends the session named `id`; `false` when there is none.
+    pub(crate) fn remove(&self, id: &str) -> bool {
+        let removed = self.map().remove(id);
+        match removed {
+            Some(session) => {
+                session.close();
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Ends every session idle longer than the server allows.
+    pub(crate) fn sweep(&self) {
+        let idle: Vec<Arc<HttpSession>> = {
+            let mut map = self.map();
+            let expired: Vec<String> = map
+                .iter()
+                .filter(|(_, s)| s.idle_for() > self.idle)
+                .map(|(id, _)| id.clone())
+                .collect();
+            expired.iter().filter_map(|id| map.remove(id)).collect()
+        };
+        idle.iter().for_each(|session| session.close());
+    }
+
+    /// Ends every session (the server is shutting down).
+    pub(crate) fn clear(&self) {
+        let all: Vec<Arc<HttpSession>> = self.map().drain().map(|(_, s)| s).collect();
+        all.iter().for_each(|session| session.close());
+    }
+}
+
+impl HttpSession {
+    fn idle_for(&self) -> Duration {
+        self.last_seen
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .elapsed()
+    }
+
+    fn streams(&self) -> MutexGuard<'_, Streams> {
+        self.streams.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The revision `initialize` settled on.
+    pub(crate) fn version(&self) -> Option<ProtocolVersion> {
+        self.session.handshake.get().map(|h| h.version)
+    }
+
+    /// A new stream for one request: resumable (its events have ids) from 2025-11-25 on.
+    pub(crate) fn open_stream(&self) -> Arc<EventStream> {
+        let resumable = self
+            .version()
+            .is_some_and(|v| v >= ProtocolVersion::V2025_11_25);
+        if !resumable {
+            return EventStream::new(None);
+        }
+        let number = self.next_stream.fetch_add(1, Ordering::Relaxed);
+        let stream = EventStream::new(Some(number));
+        let mut streams = self.streams();
+        // Streams whose every event has been read are of no use to a resuming client.
+        streams.open.retain(|_, s| !s.is_delivered());
+        streams.open.insert(number, Arc::clone(&stream));
+        stream
+    }
+
+    /// The stream numbered `number`, to resume.
+    pub(crate) fn stream(&self, number: u64) -> Option<Arc<EventStream>> {
+        self.streams().open.get(&number).cloned()
+    }
+
+    /// Opens the GET stream; `None` when a client already reads one.
+    pub(crate) fn open_standalone(&self) -> Option<Arc<EventStream>> {
+        let mut streams = self.streams();
+        if streams
+            .standalone
+            .as_ref()
+            .is_some_and(|s| Arc::strong_count(s) > 1)
+        {
+            return None;
+        }
+        let stream = EventStream::new(None);
+        streams.standalone = Some(Arc::clone(&stream));
+        Some(stream)
+    }
+
+    /// Ends the session: its calls see their `Cancellation` fire, its streams end.
+    fn close(&self) {
+        self.session.close();
+        let mut streams = self.streams();
+        for stream in streams.open.values() {
+            stream.end();
+        }
+        if let Some(stream) = streams.standalone.take() {
+            stream.end();
+        }
+        streams.open.clear();
+    }
+}
+
+/// 128 bits from the operating system's CSPRNG, as 32 hex digits (visible ASCII, as the
+/// specification asks of a session id).
+fn new_id() -> String {
+    let mut bytes = [0u8; 16];
+    getrandom::fill(&mut bytes).expect("the operating system provides random bytes");
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_are_long_random_and_visible_ascii() {
+        let (a, b) = (new_id(), new_id());
+        assert_eq!(a.len(), 32);
+        assert_ne!(a, b);
+        assert!(a.bytes().all(|c| (0x21..=0x7e).contains(&c)));
+    }
+}

@@ -1,0 +1,391 @@
+//! The messages of one request (or of a session's GET stream) on their way to an HTTP
+//! response: an [`EventStream`] keeps them, in order, and a response body reads them, as one
+//! JSON document or as server-sent events.
+//!
+//! In a 2025-11-25 session every event has an id (`<stream>_<n>`) and the stream keeps its
+//! events until they are read, so a client whose connection ended (or that the server let go,
+//! `Context::close_stream`) resumes it with a GET and `Last-Event-ID`. Elsewhere events carry no
+//! id and a stream is read once.
+
+use std::collections::VecDeque;
+use std::pin::Pin;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::task::{Context, Poll, Waker};
+use std::time::Duration;
+
+use bytes::Bytes;
+use http_body::{Body, Frame, SizeHint};
+
+use crate::call::outlet::Sink;
+use crate::call::record::CallRecord;
+
+/// How long a client waits before reconnecting to a stream the server let go (SSE `retry`).
+const RETRY_MS: u64 = 1000;
+
+/// The most events a stream keeps for a client that has not read them.
+const KEPT: usize = 4096;
+
+pub(crate) struct EventStream {
+    /// The stream's number in its session (the first part of its event ids), when its events
+    /// have ids.
+    pub(crate) ids: Option<u64>,
+    state: Mutex<State>,
+}
+
+#[derive(Default)]
+struct State {
+    /// The events, oldest first, with their numbers (from 1; the priming event is 0). A stream
+    /// without ids drops each event once read; one with ids keeps them for a client that
+    /// resumes, up to `KEPT`.
+    events: VecDeque<(u64, Bytes)>,
+    next: u64,
+    /// The answer came (or will never come): nothing more follows.
+    finished: bool,
+    /// The reader is to be let go: the current one (or the first to come) ends after what it
+    /// has, and a new one may resume.
+    released: bool,
+    /// The request's answer alone, kept apart until it is known whether the response is JSON.
+    answer: Option<Bytes>,
+    notified: bool,
+    /// A reader read the whole stream after it finished.
+    delivered: bool,
+    reader: Option<Waker>,
+}
+
+impl EventStream {
+    pub(crate) fn new(ids: Option<u64>) -> Arc<EventStream> {
+        Arc::new(EventStream {
+            ids,
+            state: Mutex::new(State {
+                next: 1,
+                ..State::default()
+            }),
+        })
+    }
+
+    /// The number of the first event (for a reader from the start).
+    pub(crate) const FIRST: u64 = 1;
+
+    fn state(&self) -> MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// A message of the request (a notification).
+    pub(crate) fn send(&self, line: Vec<u8>) {
+        self.push(line, false);
+    }
+
+    /// The request's answer: nothing follows it.
+    pub(crate) fn answer(&self, line: Vec<u8>) {
+        self.push(line, true);
+    }
+
+    fn push(&self, line: Vec<u8>, last: bool) {
+        let mut state = self.state();
+        if state.finished {
+            return;
+        }
+        let line = Bytes::from(line);
+        if last && !state.notified && state.events.is_empty() {
+            state.answer = Some(line.clone());
+        }
+        if !last {
+            state.notified = true;
+        }
+        let n = state.next;
+        state.next += 1;
+        state.events.push_back((n, line));
+        if state.events.len() > KEPT {
+            state.events.pop_front();
+        }
+        state.finished |= last;
+        if let Some(waker) = state.reader.take() {
+            waker.wake();
+        }
+    }
+
+    /// Ends the stream without an answer (a cancelled call, a shutdown).
+    pub(crate) fn end(&self) {
+        let mut state = self.state();
+        state.finished = true;
+        if let Some(waker) = state.reader.take() {
+            waker.wake();
+        }
+    }
+
+    /// Lets the current reader go after what it has read.
+    fn release(&self) {
+        let mut state = self.state();
+        if self.ids.is_some() && !state.finished {
+            state.released = true;
+            if let Some(waker) = state.reader.take() {
+                waker.wake();
+            }
+        }
+    }
+
+    /// Whether a reader has read the whole of a finished stream: nothing is left to resume.
+    pub(crate) fn is_delivered(&self) -> bool {
+        let state = self.state();
+        state.finished && state.delivered
+    }
+
+    /// Waits until the stream has something: `Some(answer)` when its only message is the
+    /// answer (it can be sent as one JSON document), `None` when it has notifications or ended
+    /// without an answer (it must be a stream), or when `patience` runs out first.
+    pub(crate) async fn first(self: &Arc<Self>, patience: Duration) -> Option<Bytes> {
+        let ready = std::future::poll_fn(|cx| {
+            let mut state = self.state();
+            if let Some(answer) = state.answer.take() {
+                state.events.clear();
+                return Poll::Ready(Some(answer));
+            }
+            if state.notified || state.finished || state.released {
+                return Poll::Ready(None);
+            }
+            state.reader = Some(cx.waker().clone());
+            Poll::Pending
+        });
+        tokio::time::timeout(patience, ready).await.ok().flatten()
+    }
+
+    /// The event ids a stream writes: `<stream>_<n>`.
+    pub(crate) fn event_id(stream: u64, n: u64) -> String {
+        format!("{stream}_{n}")
+    }
+
+    /// The stream and event number of an event id.
+    pub(crate) fn parse_event_id(id: &str) -> Option<(u64, u64)> {
+        let (stream, n) = id.trim().split_once('_')?;
+        Some((stream.parse().ok()?, n.parse().ok()?))
+    }
+}
+
+/// The sink of one request's messages: its stream, and what the transport knows of the
+/// request.
+pub(crate) struct RequestSink {
+    pub(crate) stream: Arc<EventStream>,
+    pub(crate) extensions: http::Extensions,
+}
+
+impl Sink for RequestSink {
+    fn send(&self, line: Vec<u8>) {
+        self.stream.send(line);
+    }
+
+    fn finish(&self, answer: Option<Vec<u8>>) {
+        match answer {
+            Some(line) => self.stream.answer(line),
+            None => self.stream.end(),
+        }
+    }
+
+    fn release(&self) {
+        self.stream.release();
+    }
+
+    fn extensions(&self) -> Option<&http::Extensions> {
+        Some(&self.extensions)
+    }
+}
+
+/// The body of the endpoint's responses: nothing, one JSON document, or server-sent events.
+pub struct ResponseBody(Kind);
+
+enum Kind {
+    Empty,
+    Full(Option<Bytes>),
+    Events(Box<EventBody>),
+}
+
+impl ResponseBody {
+    pub(crate) fn empty() -> ResponseBody {
+        ResponseBody(Kind::Empty)
+    }
+
+    pub(crate) fn full(bytes: Vec<u8>) -> ResponseBody {
+        ResponseBody(Kind::Full(Some(Bytes::from(bytes))))
+    }
+
+    pub(crate) fn events(body: EventBody) -> ResponseBody {
+        ResponseBody(Kind::Events(Box::new(body)))
+    }
+}
+
+/// Server-sent events read from an [`EventStream`].
+pub(crate) struct EventBody {
+    stream: Arc<EventStream>,
+    /// The number of the next event to send.
+    cursor: u64,
+    /// The priming event (an id and no data), sent first where events have ids.
+    priming: Option<Bytes>,
+    keep_alive: Pin<Box<tokio::time::Sleep>>,
+    interval: Duration,
+    /// The call to cancel if the client goes away before the stream ends (2026-07-28, where
+    /// closing the stream is how a client cancels).
+    cancel_on_drop: Option<Arc<CallRecord>>,
+}
+
+impl EventBody {
+    pub(crate) fn new(
+        stream: Arc<EventStream>,
+        from: u64,
+        priming: bool,
+        keep_alive: Duration,
+        cancel_on_drop: Option<Arc<CallRecord>>,
+    ) -> EventBody {
+        // The priming event carries the id just before the first one it will send, so that a
+        // client resuming from it gets everything after.
+        let priming = match (priming, stream.ids) {
+            (true, Some(id)) => Some(Bytes::from(format!(
+                "id: {}\nretry: {RETRY_MS}\ndata: \n\n",
+                EventStream::event_id(id, from.saturating_sub(1))
+            ))),
+            _ => None,
+        };
+        EventBody {
+            stream,
+            cursor: from,
+            priming,
+            keep_alive: Box::pin(tokio::time::sleep(keep_alive)),
+            interval: keep_alive,
+            cancel_on_drop,
+        }
+    }
+
+    fn frame(&self, n: u64, line: &[u8]) -> Bytes {
+        let mut event = Vec::with_capacity(line.len() + 48);
+        if let Some(stream) = self.stream.ids {
+            event.extend_from_slice(b"id: ");
+            event.extend_from_slice(EventStream::event_id(stream, n).as_bytes());
+            event.push(b'\n');
+        }
+        event.extend_from_slice(b"event: message\ndata: ");
+        event.extend_from_slice(line.strip_suffix(b"\n").unwrap_or(line));
+        event.extend_from_slice(b"\n\n");
+        Bytes::from(event)
+    }
+}
+
+impl Body for EventBody {
+    type Data = Bytes;
+    type Error = std::convert::Infallible;
+
+    fn poll_frame(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<Bytes>, Self::Error>>> {
+        if let Some(priming) = self.priming.take() {
+            return Poll::Ready(Some(Ok(Frame::data(priming))));
+        }
+        let next = {
+            let mut state = self.stream.state();
+            let cursor = self.cursor;
+            let found = match self.stream.ids {
+                Some(_) => {
+                    let first = state.events.front().map_or(cursor, |(n, _)| *n);
+                    let at = usize::try_from(cursor.saturating_sub(first)).unwrap_or(usize::MAX);
+                    state.events.get(at).cloned()
+                }
+                None => state.events.pop_front(),
+            };
+            match found {
+                Some(event) => Some(Ok(event)),
+                None if state.finished => Some(Err(())),
+                None if state.released => {
+                    // This reader is let go; the next one (a resumption) reads on.
+                    state.released = false;
+                    Some(Err(()))
+                }
+                None => {
+                    state.reader = Some(cx.waker().clone());
+                    None
+                }
+            }
+        };
+        match next {
+            Some(Ok((n, line))) => {
+                self.cursor = n + 1;
+                let frame = self.frame(n, &line);
+                let interval = self.interval;
+                self.keep_alive
+                    .as_mut()
+                    .reset(tokio::time::Instant::now() + interval);
+                Poll::Ready(Some(Ok(Frame::data(frame))))
+            }
+            Some(Err(())) => {
+                // The stream ended (or was let go): the client has everything; a finished
+                // call is no longer cancelled by the connection closing.
+                if self.stream.is_done_after(self.cursor) {
+                    self.cancel_on_drop = None;
+                }
+                Poll::Ready(None)
+            }
+            None => {
+                if self.keep_alive.as_mut().poll(cx).is_ready() {
+                    let interval = self.interval;
+                    self.keep_alive
+                        .as_mut()
+                        .reset(tokio::time::Instant::now() + interval);
+                    return Poll::Ready(Some(Ok(Frame::data(Bytes::from_static(
+                        b": keep-alive\n\n",
+                    )))));
+                }
+                Poll::Pending
+            }
+        }
+    }
+}
+
+impl EventStream {
+    /// Whether the stream finished and nothing after `cursor` is left to read (and if so,
+    /// notes that it was delivered).
+    fn is_done_after(&self, cursor: u64) -> bool {
+        let mut state = self.state();
+        let done = state.finished && state.next <= cursor;
+        state.delivered |= done;
+        done
+    }
+}
+
+impl Drop for EventBody {
+    fn drop(&mut self) {
+        if let Some(record) = self.cancel_on_drop.take()
+            && !self.stream.is_done_after(self.cursor)
+        {
+            record.cancel();
+        }
+    }
+}
+
+impl Body for ResponseBody {
+    type Data = Bytes;
+    type Error = std::convert::Infallible;
+
+    fn poll_frame(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<Bytes>, Self::Error>>> {
+        match &mut self.0 {
+            Kind::Empty => Poll::Ready(None),
+            Kind::Full(bytes) => Poll::Ready(bytes.take().map(|b| Ok(Frame::data(b)))),
+            Kind::Events(events) => Pin::new(&mut **events).poll_frame(cx),
+        }
+    }
+
+    fn is_end_stream(&self) -> bool {
+        match &self.0 {
+            Kind::Empty => true,
+            Kind::Full(bytes) => bytes.is_none(),
+            Kind::Events(_) => false,
+        }
+    }
+
+    fn size_hint(&self) -> SizeHint {
+        match &self.0 {
+            Kind::Empty | Kind::Full(None) => SizeHint::with_exact(0),
+            Kind::Full(Some(bytes)) => SizeHint::with_exact(bytes.len() as u64),
+            Kind::Events(_) => SizeHint::default(),
+        }
+    }
+}
