@@ -182,6 +182,13 @@ pub(crate) fn classify(line: &[u8]) -> Message<'_> {
     }
     let envelope: Envelope<'_, &RawValue> = match serde_json::from_str(line) {
         Ok(envelope) => envelope,
+        Err(e) if e.is_data() && first != Some(b'{') => {
+            return invalid(
+                None,
+                INVALID_REQUEST,
+                "Invalid Request: a message is a JSON object",
+            );
+        }
         Err(e) if e.is_data() => {
             return invalid(None, INVALID_REQUEST, format!("Invalid Request: {e}"));
         }

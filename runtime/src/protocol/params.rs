@@ -61,6 +61,17 @@ pub(crate) struct Meta<'a> {
     pub(crate) log_level: Option<Cow<'a, str>>,
 }
 
+impl<'a> Meta<'a> {
+    /// `_meta` read from a JSON object only (serde's derived structs would read an array too);
+    /// `None` when it is not one.
+    pub(crate) fn parse(raw: &'a RawValue) -> Option<Meta<'a>> {
+        match raw.get().starts_with('{') {
+            true => serde_json::from_str(raw.get()).ok(),
+            false => None,
+        }
+    }
+}
+
 /// A string borrowed from the message when it has no escapes, `null` as absent. serde borrows
 /// a field of type `Cow<str>` itself, but not one inside an `Option`: that one it would copy,
 /// on every message.

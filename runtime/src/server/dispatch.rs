@@ -41,8 +41,9 @@ impl Session {
         batch: Option<&Arc<Batch>>,
     ) -> Result<Answer, RpcError> {
         let meta: Meta<'_> = match params.meta {
-            Some(meta) => serde_json::from_str(meta.get())
-                .map_err(|_| invalid_params("`_meta` must be an object"))?,
+            Some(meta) => {
+                Meta::parse(meta).ok_or_else(|| invalid_params("`_meta` must be an object"))?
+            }
             None => Meta::default(),
         };
         if let Some(version) = meta.protocol_version {
