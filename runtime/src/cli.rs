@@ -175,11 +175,15 @@ impl Server {
             }
             #[cfg(feature = "http")]
             Command::ServeHttp { addr } => {
-                eprintln!(
-                    "toolwright: serving MCP at http://{addr}{}",
-                    crate::transport::http::PATH
-                );
-                return match self.serve_http(addr) {
+                let http = crate::transport::http::Http::for_address(addr);
+                let shutdown = crate::transport::http::shutdown_signal();
+                let announce = |bound| {
+                    eprintln!(
+                        "toolwright: serving MCP at http://{bound}{}",
+                        crate::transport::http::PATH
+                    )
+                };
+                return match self.serve_http_bound(addr, http, shutdown, announce) {
                     Ok(()) => ExitCode::SUCCESS,
                     Err(e) => fail(&e),
                 };

@@ -58,6 +58,15 @@ impl Http {
         Http::default()
     }
 
+    /// What `serve_http` uses on `addr`: the defaults on a loopback address; elsewhere any
+    /// `Host` (the check defends a server on the local machine), origins still checked.
+    pub(crate) fn for_address(addr: std::net::SocketAddr) -> Http {
+        match addr.ip().is_loopback() {
+            true => Http::new(),
+            false => Http::new().allow_any_host(),
+        }
+    }
+
     /// Accepts requests whose `Host` is `host` (a name, with or without a port), besides the
     /// loopback names. A server reached under a public name needs its name here: the `Host`
     /// check is what defeats DNS rebinding against a local server.

@@ -8,11 +8,16 @@
 mod config;
 mod endpoint;
 mod headers;
+mod reply;
 mod serve;
+mod service;
+mod sessioned;
 mod sessions;
+mod stateless;
 mod stream;
 
 pub use config::Http;
-pub use endpoint::HttpService;
 pub use serve::PATH;
+pub(crate) use serve::shutdown_signal;
+pub use service::HttpService;
 pub use stream::ResponseBody;

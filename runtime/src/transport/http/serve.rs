@@ -21,7 +21,7 @@ use tokio::net::TcpListener;
 use crate::protocol::jsonrpc::{self, INVALID_REQUEST, RpcError};
 use crate::server::{Result, Server};
 use crate::transport::http::config::Http;
-use crate::transport::http::endpoint::HttpService;
+use crate::transport::http::service::HttpService;
 use crate::transport::http::stream::ResponseBody;
 
 /// The path `serve_http` serves the endpoint at.
@@ -59,12 +59,7 @@ impl Server {
     /// server on the local machine against DNS rebinding) and the `Origin` check stays on.
     /// [`Server::serve_http_with`] takes other settings.
     pub fn serve_http(self, addr: SocketAddr) -> Result<()> {
-        let http = if addr.ip().is_loopback() {
-            Http::new()
-        } else {
-            Http::new().allow_any_host()
-        };
-        self.serve_http_with(addr, http, shutdown_signal())
+        self.serve_http_with(addr, Http::for_address(addr), shutdown_signal())
     }
 
     /// [`Server::serve_http`] with these settings, until `shutdown` completes.
@@ -74,6 +69,18 @@ impl Server {
         http: Http,
         shutdown: impl Future<Output = ()> + Send,
     ) -> Result<()> {
+        self.serve_http_bound(addr, http, shutdown, |_| {})
+    }
+
+    /// Serves as [`Server::serve_http_with`] does, telling `bound` the address once it listens
+    /// (port 0 picks a free one).
+    pub(crate) fn serve_http_bound(
+        self,
+        addr: SocketAddr,
+        http: Http,
+        shutdown: impl Future<Output = ()> + Send,
+        bound: impl FnOnce(SocketAddr),
+    ) -> Result<()> {
         let endpoint = self.http_service(http)?;
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .enable_all()
@@ -81,6 +88,7 @@ impl Server {
             .build()?;
         runtime.block_on(async {
             let listener = TcpListener::bind(addr).await?;
+            bound(listener.local_addr()?);
             endpoint.serve(listener, shutdown).await
         })?;
         runtime.shutdown_background();

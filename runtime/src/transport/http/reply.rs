@@ -1,0 +1,136 @@
+//! The responses the endpoint writes, and what a request's `Accept` and `Content-Type` say:
+//! a JSON document, an event stream, 202, and errors whose body is a JSON-RPC error.
+
+use http::header::{ACCEPT, ALLOW, CACHE_CONTROL, CONTENT_TYPE};
+use http::{HeaderMap, HeaderValue, Response, StatusCode};
+use serde_json::value::RawValue;
+
+use crate::protocol::Era;
+use crate::protocol::jsonrpc::{
+    self, HEADER_MISMATCH, INVALID_REQUEST, METHOD_NOT_FOUND, MISSING_CLIENT_CAPABILITY, Message,
+    RpcError, UNSUPPORTED_PROTOCOL_VERSION,
+};
+use crate::transport::http::stream::{EventBody, ResponseBody};
+
+/// Header names, lowercase as `http` keeps them.
+pub(crate) const SESSION_ID: &str = "mcp-session-id";
+pub(crate) const PROTOCOL_HEADER: &str = "mcp-protocol-version";
+pub(crate) const LAST_EVENT_ID: &str = "last-event-id";
+
+/// What a client accepts in a response.
+#[derive(Clone, Copy)]
+pub(crate) struct Accepts {
+    pub(crate) json: bool,
+    pub(crate) events: bool,
+}
+
+/// The id of a request, to echo in an error.
+pub(crate) fn request_id<'a>(message: &Message<'a>) -> Option<&'a RawValue> {
+    match message {
+        Message::Request { id, .. } => Some(*id),
+        _ => None,
+    }
+}
+
+/// The HTTP status of a JSON-RPC error: in-band (200) in the handshake era; on 2026-07-28 the
+/// specification's own errors are 400 and an unknown method 404.
+pub(crate) fn status_of(code: i32, era: Era) -> StatusCode {
+    match (era, code) {
+        (Era::Legacy, _) => StatusCode::OK,
+        (
+            Era::Modern,
+            HEADER_MISMATCH | MISSING_CLIENT_CAPABILITY | UNSUPPORTED_PROTOCOL_VERSION,
+        ) => StatusCode::BAD_REQUEST,
+        (Era::Modern, METHOD_NOT_FOUND) => StatusCode::NOT_FOUND,
+        (Era::Modern, _) => StatusCode::OK,
+    }
+}
+
+pub(crate) fn is_json(headers: &HeaderMap) -> bool {
+    headers
+        .get(CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(';').next())
+        .is_some_and(|t| t.trim().eq_ignore_ascii_case("application/json"))
+}
+
+pub(crate) fn accepts(headers: &HeaderMap) -> Accepts {
+    let values: Vec<&str> = headers
+        .get_all(ACCEPT)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .map(|t| t.split(';').next().unwrap_or("").trim())
+        .collect();
+    if values.is_empty() {
+        return Accepts {
+            json: true,
+            events: true,
+        };
+    }
+    let any = |wanted: &str, family: &str| {
+        values.iter().any(|t| {
+            t.eq_ignore_ascii_case(wanted) || t.eq_ignore_ascii_case(family) || *t == "*/*"
+        })
+    };
+    Accepts {
+        json: any("application/json", "application/*"),
+        events: any("text/event-stream", "text/*"),
+    }
+}
+
+pub(crate) fn json(status: StatusCode, mut line: Vec<u8>) -> Response<ResponseBody> {
+    if line.last() == Some(&b'\n') {
+        line.pop();
+    }
+    let mut response = Response::new(ResponseBody::full(line));
+    *response.status_mut() = status;
+    response
+        .headers_mut()
+        .insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    response
+}
+
+pub(crate) fn event_response(body: EventBody) -> Response<ResponseBody> {
+    let mut response = Response::new(ResponseBody::events(body));
+    let headers = response.headers_mut();
+    headers.insert(CONTENT_TYPE, HeaderValue::from_static("text/event-stream"));
+    headers.insert(
+        CACHE_CONTROL,
+        HeaderValue::from_static("no-cache, no-transform"),
+    );
+    headers.insert("x-accel-buffering", HeaderValue::from_static("no"));
+    response
+}
+
+pub(crate) fn accepted() -> Response<ResponseBody> {
+    let mut response = Response::new(ResponseBody::empty());
+    *response.status_mut() = StatusCode::ACCEPTED;
+    response
+}
+
+pub(crate) fn not_allowed() -> Response<ResponseBody> {
+    let mut response = error(
+        StatusCode::METHOD_NOT_ALLOWED,
+        None,
+        INVALID_REQUEST,
+        "Method Not Allowed: send messages with POST; GET and DELETE need a session",
+    );
+    response
+        .headers_mut()
+        .insert(ALLOW, HeaderValue::from_static("GET, POST, DELETE"));
+    response
+}
+
+/// An HTTP error whose body is a JSON-RPC error.
+pub(crate) fn error(
+    status: StatusCode,
+    id: Option<&RawValue>,
+    code: i32,
+    message: &str,
+) -> Response<ResponseBody> {
+    json(
+        status,
+        jsonrpc::error_line(id, &RpcError::new(code, message)),
+    )
+}

@@ -1,0 +1,147 @@
+//! The MCP endpoint as a tower `Service`: one URL for both eras, routed by method and body.
+//!
+//! Every request passes the `Host`/`Origin` guard first (403). Then, by method and body:
+//!
+//! | request | served |
+//! |---|---|
+//! | POST whose `_meta` names a revision | statelessly, 2026-07-28: headers checked against the body; `-32020`, `-32021`, `-32022` and a malformed `_meta` are 400, `-32601` is 404, other errors in-band |
+//! | POST, no such claim, `MCP-Protocol-Version` naming 2026-07-28 | 400, `-32602`: the request lacks its `_meta` |
+//! | POST `initialize` | creates a session; its id in `Mcp-Session-Id` |
+//! | any other POST | in its session: missing id 400, unknown or expired 404; errors in-band |
+//! | GET | a session's stream of messages that belong to no request (409 for a second), or the resumption of a stream (`Last-Event-ID`); 405 without a session |
+//! | DELETE | ends a session (200); 405 without one |
+//!
+//! How an answer becomes a JSON document or an event stream is `endpoint`'s.
+
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::task::{Context, Poll};
+
+use http::{Method, Request, Response, StatusCode};
+
+use crate::protocol::jsonrpc::{self, INVALID_REQUEST, Message};
+use crate::server::service::Service;
+use crate::transport::http::config::Http;
+use crate::transport::http::endpoint::Endpoint;
+use crate::transport::http::reply::{accepts, error, is_json, not_allowed};
+use crate::transport::http::sessioned::legacy_version_header;
+use crate::transport::http::stateless::claim;
+use crate::transport::http::stream::ResponseBody;
+
+/// The MCP endpoint as a tower `Service`: mount it on a route of your own server (axum's
+/// `Router::route_service("/mcp", endpoint)`, or hyper directly), behind the layers you choose
+/// (authentication, CORS, rate limits, tracing, TLS). Cloning it is cheap: clones share the
+/// server and its sessions.
+#[derive(Clone)]
+pub struct HttpService {
+    pub(crate) endpoint: Arc<Endpoint>,
+}
+
+impl HttpService {
+    pub(crate) fn new(service: Arc<Service>, http: Http) -> HttpService {
+        HttpService {
+            endpoint: Arc::new(Endpoint::new(service, http)),
+        }
+    }
+}
+
+impl<B> tower_service::Service<Request<B>> for HttpService
+where
+    B: http_body::Body + Send + 'static,
+    B::Data: Send,
+    B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
+{
+    type Response = Response<ResponseBody>;
+    type Error = std::convert::Infallible;
+    type Future = Pin<Box<dyn Future<Output = Result<Response<ResponseBody>, Self::Error>> + Send>>;
+
+    fn poll_ready(&mut self, _: &mut Context<'_>) -> Poll<Result<(), Self::Error>> {
+        Poll::Ready(Ok(()))
+    }
+
+    fn call(&mut self, request: Request<B>) -> Self::Future {
+        let endpoint = Arc::clone(&self.endpoint);
+        Box::pin(async move { Ok(endpoint.handle(request).await) })
+    }
+}
+
+impl Endpoint {
+    pub(crate) async fn handle<B>(self: Arc<Self>, request: Request<B>) -> Response<ResponseBody>
+    where
+        B: http_body::Body + Send + 'static,
+        B::Data: Send,
+        B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
+    {
+        // Tools run on the runtime that serves HTTP.
+        self.service
+            .workers
+            .adopt(tokio::runtime::Handle::current());
+        self.start_sweeping();
+        if let Some(refused) = self.guard(request.headers()) {
+            return refused;
+        }
+        match *request.method() {
+            Method::POST => self.post(request).await,
+            Method::GET => self.get(request.headers()),
+            Method::DELETE => self.delete(request.headers()),
+            _ => not_allowed(),
+        }
+    }
+
+    async fn post<B>(self: &Arc<Self>, request: Request<B>) -> Response<ResponseBody>
+    where
+        B: http_body::Body + Send + 'static,
+        B::Data: Send,
+        B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
+    {
+        let (parts, body) = request.into_parts();
+        let headers = &parts.headers;
+        if !is_json(headers) {
+            let message =
+                "Unsupported Media Type: send the message as `Content-Type: application/json`";
+            return error(
+                StatusCode::UNSUPPORTED_MEDIA_TYPE,
+                None,
+                INVALID_REQUEST,
+                message,
+            );
+        }
+        let accepts = accepts(headers);
+        if !accepts.json && !accepts.events {
+            let message = "Not Acceptable: accept `application/json` or `text/event-stream`";
+            return error(StatusCode::NOT_ACCEPTABLE, None, INVALID_REQUEST, message);
+        }
+        let body = match self.read(headers, body).await {
+            Ok(body) => body,
+            Err(refused) => return refused,
+        };
+        let message = jsonrpc::classify(&body);
+        let modern = match &message {
+            Message::Request { params, .. } | Message::Notification { params, .. } => {
+                match claim(params) {
+                    Ok(claimed) => claimed,
+                    Err(refused) => return refused.for_message(&message),
+                }
+            }
+            // A body that is not JSON, or not a message.
+            Message::Invalid { id, error: e } => {
+                return error(StatusCode::BAD_REQUEST, *id, e.code, &e.message);
+            }
+            _ => false,
+        };
+        match modern {
+            true => {
+                self.modern(&parts.headers, message, parts.extensions, accepts)
+                    .await
+            }
+            false => {
+                if let Some(refused) = legacy_version_header(headers, &message) {
+                    return refused;
+                }
+                self.legacy(&parts.headers, &body, message, parts.extensions, accepts)
+                    .await
+            }
+        }
+    }
+}

@@ -1,0 +1,180 @@
+//! The handshake era (2025-03-26 to 2025-11-25): sessions created by `initialize` and named by
+//! `Mcp-Session-Id`; the GET stream; DELETE.
+
+use std::sync::Arc;
+
+use http::{HeaderMap, HeaderValue, Response, StatusCode};
+
+use crate::call::outlet::Outlet;
+use crate::protocol::jsonrpc::{INVALID_PARAMS, INVALID_REQUEST, Message};
+use crate::protocol::params::PROTOCOL_VERSION;
+use crate::protocol::{Era, ProtocolVersion};
+use crate::server::session::Answer;
+use crate::transport::http::endpoint::Endpoint;
+use crate::transport::http::reply::{
+    Accepts, LAST_EVENT_ID, PROTOCOL_HEADER, SESSION_ID, accepts, error, event_response,
+    not_allowed, request_id,
+};
+use crate::transport::http::sessions::HttpSession;
+use crate::transport::http::stream::{EventBody, EventStream, RequestSink, ResponseBody};
+
+impl Endpoint {
+    /// A POST of the handshake era: `initialize` opens a session; anything else needs one.
+    pub(super) async fn legacy(
+        self: &Arc<Self>,
+        headers: &HeaderMap,
+        body: &[u8],
+        message: Message<'_>,
+        extensions: http::Extensions,
+        accepts: Accepts,
+    ) -> Response<ResponseBody> {
+        let id_of = request_id;
+        let initialize =
+            matches!(&message, Message::Request { method, .. } if method == "initialize");
+        let session = match headers.get(SESSION_ID).and_then(|v| v.to_str().ok()) {
+            Some(id) => match self.sessions.get(id) {
+                Some(session) => session,
+                None => {
+                    let text =
+                        "Not Found: the session is unknown or has ended; send `initialize` again";
+                    return error(
+                        StatusCode::NOT_FOUND,
+                        id_of(&message),
+                        INVALID_REQUEST,
+                        text,
+                    );
+                }
+            },
+            None if initialize => match self.sessions.create(&self.service) {
+                Ok(session) => session,
+                Err(_) => {
+                    let text = "Service Unavailable: the server holds as many sessions as it may; retry later";
+                    return error(
+                        StatusCode::SERVICE_UNAVAILABLE,
+                        id_of(&message),
+                        INVALID_REQUEST,
+                        text,
+                    );
+                }
+            },
+            None => {
+                let text =
+                    "Bad Request: the `Mcp-Session-Id` header is required; send `initialize` first";
+                return error(
+                    StatusCode::BAD_REQUEST,
+                    id_of(&message),
+                    INVALID_REQUEST,
+                    text,
+                );
+            }
+        };
+        let stream = session.open_stream();
+        let outlet = Outlet::new(RequestSink {
+            stream: Arc::clone(&stream),
+            extensions,
+        });
+        let answer = match message {
+            Message::Batch => session.session.handle(body, &outlet),
+            message => session.session.message(message, &outlet, None),
+        };
+        let created = initialize && headers.get(SESSION_ID).is_none();
+        if created && matches!(answer, Answer::Error(..)) {
+            self.sessions.remove(&session.id);
+        }
+        let mut response = self
+            .respond(answer, stream, accepts, Era::Legacy, Some(&session))
+            .await;
+        if let Ok(id) = HeaderValue::from_str(&session.id) {
+            response.headers_mut().insert(SESSION_ID, id);
+        }
+        response
+    }
+
+    /// GET: a session's stream of messages that belong to no request, or a stream resumed.
+    pub(super) fn get(&self, headers: &HeaderMap) -> Response<ResponseBody> {
+        if !accepts(headers).events {
+            let message = "Not Acceptable: a GET stream needs `Accept: text/event-stream`";
+            return error(StatusCode::NOT_ACCEPTABLE, None, INVALID_REQUEST, message);
+        }
+        let session = match self.session_of(headers) {
+            Ok(session) => session,
+            Err(refused) => return *refused,
+        };
+        if let Some(last) = headers.get(LAST_EVENT_ID).and_then(|v| v.to_str().ok()) {
+            let resumed = EventStream::parse_event_id(last)
+                .and_then(|(number, n)| Some((session.stream(number)?, n)));
+            return match resumed {
+                Some((stream, n)) => {
+                    let body = EventBody::new(stream, n + 1, false, self.http.keep_alive, None);
+                    event_response(body)
+                }
+                // Nothing to resume: an empty stream that ends at once (an error would have the
+                // client retry for ever).
+                None => {
+                    let stream = EventStream::new(None);
+                    stream.end();
+                    self.events(stream, false, None)
+                }
+            };
+        }
+        match session.open_standalone() {
+            Some(stream) => self.events(stream, false, None),
+            None => {
+                let message = "Conflict: this session's GET stream is already open";
+                error(StatusCode::CONFLICT, None, INVALID_REQUEST, message)
+            }
+        }
+    }
+
+    /// DELETE: ends a session.
+    pub(super) fn delete(&self, headers: &HeaderMap) -> Response<ResponseBody> {
+        match self.session_of(headers) {
+            Ok(session) => {
+                self.sessions.remove(&session.id);
+                let mut response = Response::new(ResponseBody::empty());
+                *response.status_mut() = StatusCode::OK;
+                response
+            }
+            Err(refused) => *refused,
+        }
+    }
+
+    /// The session a GET or DELETE names; 405 when it names none (2026-07-28 has neither).
+    fn session_of(
+        &self,
+        headers: &HeaderMap,
+    ) -> Result<Arc<HttpSession>, Box<Response<ResponseBody>>> {
+        let Some(id) = headers.get(SESSION_ID).and_then(|v| v.to_str().ok()) else {
+            return Err(Box::new(not_allowed()));
+        };
+        self.sessions.get(id).ok_or_else(|| {
+            let message = "Not Found: the session is unknown or has ended";
+            Box::new(error(StatusCode::NOT_FOUND, None, INVALID_REQUEST, message))
+        })
+    }
+}
+
+/// A POST without a 2026-07-28 claim: a header naming a revision must name one of the
+/// handshake era (a modern one means the body lacks its `_meta`).
+pub(super) fn legacy_version_header(
+    headers: &HeaderMap,
+    message: &Message<'_>,
+) -> Option<Response<ResponseBody>> {
+    let value = headers.get(PROTOCOL_HEADER)?.to_str().ok()?.trim();
+    let id = request_id(message);
+    match ProtocolVersion::parse(value) {
+        Some(version) if version.era() == Era::Legacy => None,
+        Some(_) => Some(error(
+            StatusCode::BAD_REQUEST,
+            id,
+            INVALID_PARAMS,
+            &format!("Invalid params: `_meta` lacks `{PROTOCOL_VERSION}` for a {value} request"),
+        )),
+        None => Some(error(
+            StatusCode::BAD_REQUEST,
+            id,
+            INVALID_REQUEST,
+            &format!("Bad Request: unsupported MCP-Protocol-Version `{value}`"),
+        )),
+    }
+}
