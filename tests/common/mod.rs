@@ -2,6 +2,9 @@
 //! server in this process through the public in-process client (`toolwright::testing`).
 #![allow(dead_code)] // each test file uses its own part of this module
 
+#[cfg(feature = "http")]
+pub mod http;
+
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
@@ -20,8 +23,18 @@ pub fn example(name: &str) -> PathBuf {
     static BUILT: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
     let mut built = BUILT.lock().unwrap_or_else(|e| e.into_inner());
     if !built.iter().any(|b| b == name) {
+        // With the features this test was built with, so that it does not rebuild the crate
+        // with others.
+        let features: Vec<&str> = [
+            ("http", cfg!(feature = "http")),
+            ("testing", cfg!(feature = "testing")),
+        ]
+        .iter()
+        .filter_map(|(name, on)| on.then_some(*name))
+        .collect();
         let status = Command::new(env!("CARGO"))
-            .args(["build", "--quiet", "--example", name])
+            .args(["build", "--quiet", "--example", name, "--features"])
+            .arg(features.join(","))
             .status()
             .expect("cargo runs");
         assert!(status.success(), "building example {name} failed");
