@@ -249,6 +249,18 @@
 //! }
 //! ```
 //!
+//! ## Over HTTP
+//!
+//! With the `http` feature every server also serves Streamable HTTP: `SERVER serve --http
+//! 127.0.0.1:8080` on the command line, `Server::serve_http` in code, or `Server::http_service`
+//! for a tower `Service` to mount in an application of your own (axum:
+//! `Router::new().route_service("/mcp", endpoint)`) behind your own layers. A tool reads what
+//! those layers put in the request's extensions with `Context::extension`, and an argument
+//! marked `#[arg(header = "Region")]` also travels as the `Mcp-Param-Region` header on
+//! 2026-07-28. 2026-07-28 requests stand alone, so any number of replicas can serve one client;
+//! the handshake revisions get sessions. The `http_auth` example puts a bearer-token check in
+//! front.
+//!
 //! ## Protocol revisions
 //!
 //! The server speaks 2024-11-05, 2025-03-26, 2025-06-18 and 2025-11-25 through `initialize`,
