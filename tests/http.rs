@@ -314,6 +314,25 @@ fn idle_sessions_expire() {
     assert_eq!(ping(), 200, "a request keeps the session alive");
     std::thread::sleep(Duration::from_millis(400));
     assert_eq!(ping(), 404);
+
+    // A session with a call in flight is in use, however long ago its last request came.
+    let session = endpoint.initialize("2025-11-25");
+    let mut call = endpoint
+        .in_session(
+            &session,
+            "2025-11-25",
+            2,
+            "tools/call",
+            json!({"name": "nap", "arguments": {"millis": 700}}),
+        )
+        .header("Accept", "text/event-stream")
+        .open();
+    std::thread::sleep(Duration::from_millis(400));
+    let ping = endpoint
+        .in_session(&session, "2025-11-25", 3, "ping", json!({}))
+        .send();
+    assert_eq!(ping.status, 200, "the session expired under its call");
+    assert_eq!(text(&call.next_message().expect("the answer")), "rested");
 }
 
 #[test]

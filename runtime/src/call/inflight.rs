@@ -107,6 +107,12 @@ impl Open {
         self.map().remove(key);
     }
 
+    /// Whether any request is in flight.
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
+    pub(crate) fn is_empty(&self) -> bool {
+        self.map().is_empty()
+    }
+
     /// Cancels the request with this id, if it is in flight; unknown ids are ignored, as the
     /// specification allows (the request may just have finished).
     pub(crate) fn cancel(&self, key: &IdKey) {

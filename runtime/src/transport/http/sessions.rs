@@ -73,7 +73,7 @@ impl Sessions {
     /// The live session named `id`, marked as used now.
     pub(crate) fn get(&self, id: &str) -> Option<Arc<HttpSession>> {
         let session = self.map().get(id).cloned()?;
-        if session.idle_for() > self.idle {
+        if session.is_idle(self.idle) {
             self.remove(id);
             return None;
         }
@@ -99,7 +99,7 @@ impl Sessions {
             let mut map = self.map();
             let expired: Vec<String> = map
                 .iter()
-                .filter(|(_, s)| s.idle_for() > self.idle)
+                .filter(|(_, s)| s.is_idle(self.idle))
                 .map(|(id, _)| id.clone())
                 .collect();
             expired.iter().filter_map(|id| map.remove(id)).collect()
@@ -114,12 +114,26 @@ impl Sessions {
     }
 }
 
+impl Streams {
+    /// Whether a client reads one of the streams (its reader holds it too).
+    fn in_use(&self) -> bool {
+        let held = |stream: &Arc<EventStream>| Arc::strong_count(stream) > 1;
+        self.open.values().any(held) || self.standalone.as_ref().is_some_and(held)
+    }
+}
+
 impl HttpSession {
-    fn idle_for(&self) -> Duration {
-        self.last_seen
+    /// Whether the client has neither sent anything for `limit` nor anything to wait for: a
+    /// session with a call in flight or a stream being read is in use, however long ago its
+    /// last request came.
+    fn is_idle(&self, limit: Duration) -> bool {
+        let quiet = self
+            .last_seen
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .elapsed()
+            > limit;
+        quiet && self.session.open.is_empty() && !self.streams().in_use()
     }
 
     fn streams(&self) -> MutexGuard<'_, Streams> {
