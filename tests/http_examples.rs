@@ -8,19 +8,12 @@ use common::http::{Request, Served};
 use serde_json::json;
 
 fn modern_call(addr: std::net::SocketAddr, name: &str, arguments: serde_json::Value) -> Request {
-    let mut params = json!({"name": name, "arguments": arguments});
-    params["_meta"] = common::modern_meta();
-    Request::new("POST", addr)
-        .header("Content-Type", "application/json")
-        .header("Accept", "application/json, text/event-stream")
-        .header("MCP-Protocol-Version", "2026-07-28")
-        .header("Mcp-Method", "tools/call")
-        .header("Mcp-Name", name)
-        .body(
-            json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": params})
-                .to_string()
-                .into_bytes(),
-        )
+    common::http::modern(
+        addr,
+        1,
+        "tools/call",
+        json!({"name": name, "arguments": arguments}),
+    )
 }
 
 #[test]

@@ -51,19 +51,12 @@ use Expect::*;
 
 /// A request that is fine in every way but the one a case changes.
 fn modern(addr: SocketAddr) -> Request {
-    let mut params = json!({"name": "echo", "arguments": {"text": "hi"}});
-    params["_meta"] = common::modern_meta();
-    Request::new("POST", addr)
-        .header("Content-Type", "application/json")
-        .header("Accept", "application/json, text/event-stream")
-        .header("MCP-Protocol-Version", "2026-07-28")
-        .header("Mcp-Method", "tools/call")
-        .header("Mcp-Name", "echo")
-        .body(
-            json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": params})
-                .to_string()
-                .into_bytes(),
-        )
+    common::http::modern(
+        addr,
+        1,
+        "tools/call",
+        json!({"name": "echo", "arguments": {"text": "hi"}}),
+    )
 }
 
 /// The same with another body (headers kept).

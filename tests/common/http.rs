@@ -74,24 +74,9 @@ impl Endpoint {
             .body(body.to_string().into_bytes())
     }
 
-    /// A 2026-07-28 request, its `_meta` and headers complete and consistent. The
-    /// `_meta` entries of `params` (a progress token) are kept.
-    pub fn modern(&self, id: i64, method: &str, mut params: Value) -> Request {
-        let mut meta = modern_meta();
-        if let Some(Value::Object(own)) = params.get("_meta") {
-            for (key, value) in own {
-                meta[key] = value.clone();
-            }
-        }
-        params["_meta"] = meta;
-        let mut request = self
-            .post(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}))
-            .header("MCP-Protocol-Version", "2026-07-28")
-            .header("Mcp-Method", method);
-        if let Some(name) = params["name"].as_str() {
-            request = request.header("Mcp-Name", name);
-        }
-        request
+    /// A 2026-07-28 request to this endpoint: see [`modern`].
+    pub fn modern(&self, id: i64, method: &str, params: Value) -> Request {
+        modern(self.addr, id, method, params)
     }
 
     /// `initialize` in `revision`; the session id it created.
@@ -142,6 +127,38 @@ impl Drop for Endpoint {
     fn drop(&mut self) {
         let _ = self.shutdown();
     }
+}
+
+/// A 2026-07-28 request, its `_meta` and headers complete and consistent. The `_meta` entries
+/// of `params` (a progress token) are kept.
+pub fn modern(addr: SocketAddr, id: i64, method: &str, mut params: Value) -> Request {
+    let mut meta = modern_meta();
+    if let Some(Value::Object(own)) = params.get("_meta") {
+        for (key, value) in own {
+            meta[key] = value.clone();
+        }
+    }
+    params["_meta"] = meta;
+    let body = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
+    let mut request = Request::new("POST", addr)
+        .header("Content-Type", "application/json")
+        .header("Accept", "application/json, text/event-stream")
+        .header("MCP-Protocol-Version", "2026-07-28")
+        .header("Mcp-Method", method)
+        .body(body.to_string().into_bytes());
+    if let Some(name) = params["name"].as_str() {
+        request = request.header("Mcp-Name", name);
+    }
+    request
+}
+
+/// The value of header `name` among lowercase-named `headers`.
+fn find_header<'a>(headers: &'a [(String, String)], name: &str) -> Option<&'a str> {
+    let name = name.to_ascii_lowercase();
+    headers
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, v)| v.as_str())
 }
 
 /// One HTTP request, built header by header.
@@ -303,11 +320,7 @@ impl Open {
     }
 
     pub fn header(&self, name: &str) -> Option<&str> {
-        let name = name.to_ascii_lowercase();
-        self.headers
-            .iter()
-            .find(|(n, _)| *n == name)
-            .map(|(_, v)| v.as_str())
+        find_header(&self.headers, name)
     }
 
     /// The next piece of the body; `None` at its end.
@@ -401,11 +414,7 @@ pub struct Reply {
 
 impl Reply {
     pub fn header(&self, name: &str) -> Option<&str> {
-        let name = name.to_ascii_lowercase();
-        self.headers
-            .iter()
-            .find(|(n, _)| *n == name)
-            .map(|(_, v)| v.as_str())
+        find_header(&self.headers, name)
     }
 
     pub fn text(&self) -> &str {
