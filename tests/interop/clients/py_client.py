@@ -1,11 +1,14 @@
-"""Drives a stdio MCP server with the official Python SDK client (`mcp`) and prints what
-happened as one JSON document.
+"""Drives an MCP server with the official Python SDK client (`mcp`) and prints what happened
+as one JSON document.
 
-usage: python py_client.py PLAN_JSON -- SERVER_CMD [ARGS...]
+usage: python py_client.py PLAN_JSON -- SERVER_CMD [ARGS...]   (stdio: spawns the server)
+       python py_client.py PLAN_JSON -- URL                    (Streamable HTTP, http://...)
 PLAN: {"mode": "legacy" | "auto" | "2026-07-28", "logLevel": null | "info",
-       "calls": [{"name", "arguments", "progress": bool}]}
+       "calls": [{"name", "arguments", "progress": bool, "cancelAfterMs": number | null}]}
 The SDK validates every structuredContent against the tool's outputSchema; a violation makes
-the call fail.
+the call fail. A call with `cancelAfterMs` is abandoned that long after it was sent (an anyio
+cancel scope): the SDK then posts `notifications/cancelled` (stdio, or an HTTP session), or
+closes the request's response stream (2026-07-28 over HTTP).
 """
 
 import json
@@ -40,7 +43,8 @@ async def main() -> None:
     if plan.get("logLevel") and options["mode"] != "legacy":
         options["log_level"] = plan["logLevel"]
     try:
-        async with Client(StdioServerParameters(command=command, args=args), **options) as client:
+        target = command if command.startswith(("http://", "https://")) else StdioServerParameters(command=command, args=args)
+        async with Client(target, **options) as client:
             out["protocolVersion"] = client.protocol_version
             if plan.get("logLevel") and client.protocol_version != "2026-07-28":
                 await client.set_logging_level(plan["logLevel"])
@@ -59,13 +63,18 @@ async def main() -> None:
                 async def on_progress(progress: float, total: float | None, message: str | None, record=record) -> None:
                     record["progress"].append({"progress": progress, "total": total})
 
+                cancel_after = call.get("cancelAfterMs")
                 try:
-                    result = await client.call_tool(
-                        call["name"],
-                        call.get("arguments", {}),
-                        progress_callback=on_progress if call.get("progress") else None,
-                    )
-                    record["result"] = dump(result)
+                    with anyio.move_on_after(cancel_after / 1000 if cancel_after is not None else None) as scope:
+                        result = await client.call_tool(
+                            call["name"],
+                            call.get("arguments", {}),
+                            progress_callback=on_progress if call.get("progress") else None,
+                        )
+                    if scope.cancelled_caught:
+                        record["error"] = {"name": "Cancelled", "message": f"abandoned after {cancel_after} ms"}
+                    else:
+                        record["result"] = dump(result)
                 except Exception as e:  # noqa: BLE001 - reported to the runner
                     record["error"] = {"name": type(e).__name__, "message": str(e)}
                 out["calls"].append(record)

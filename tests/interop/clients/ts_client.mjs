@@ -1,21 +1,22 @@
-// Drives a stdio MCP server with the official TypeScript SDK client, 1.x
+// Drives an MCP server with the official TypeScript SDK client, 1.x
 // (`@modelcontextprotocol/sdk`) or 2.x (`@modelcontextprotocol/client`), and prints what
 // happened as one JSON document.
 //
-// usage: node ts_client.mjs PLAN_JSON -- SERVER_CMD [ARGS...]
+// usage: node ts_client.mjs PLAN_JSON -- SERVER_CMD [ARGS...]   (stdio: spawns the server)
+//        node ts_client.mjs PLAN_JSON -- URL                    (Streamable HTTP, http://...)
 // PLAN: {"sdk": "v1" | "v2", "mode": "legacy" | "auto" | "2026-07-28", "logLevel": null | "info",
 //        "calls": [{"name", "arguments", "progress": bool, "cancelAfterMs": number | null}]}
 // The client lists the tools first, so the SDK validates each structuredContent against the
-// tool's outputSchema; a violation makes the call fail.
+// tool's outputSchema; a violation makes the call fail. A call with `cancelAfterMs` is aborted
+// that long after it was sent: the SDK posts `notifications/cancelled` (stdio, or an HTTP
+// session), or closes the request's response stream (2026-07-28 over HTTP, SDK 2.x).
 const argv = process.argv.slice(2);
 const sep = argv.indexOf('--');
 const plan = JSON.parse(argv[0]);
 const [command, ...args] = argv.slice(sep + 1);
 const v2 = plan.sdk === 'v2';
 const { Client } = await import(v2 ? '@modelcontextprotocol/client' : '@modelcontextprotocol/sdk/client/index.js');
-const { StdioClientTransport } = await import(
-  v2 ? '@modelcontextprotocol/client/stdio' : '@modelcontextprotocol/sdk/client/stdio.js'
-);
+const http = /^https?:\/\//.test(command);
 
 const error = (e) => ({ name: e?.constructor?.name, code: e?.code, message: String(e?.message ?? e) });
 const out = { ok: true, logs: [], calls: [] };
@@ -32,7 +33,18 @@ if (v2) {
   const { LoggingMessageNotificationSchema } = await import('@modelcontextprotocol/sdk/types.js');
   client.setNotificationHandler(LoggingMessageNotificationSchema, onLog);
 }
-const transport = new StdioClientTransport({ command, args, env: { ...process.env }, stderr: 'pipe' });
+let transport;
+if (http) {
+  const { StreamableHTTPClientTransport } = await import(
+    v2 ? '@modelcontextprotocol/client' : '@modelcontextprotocol/sdk/client/streamableHttp.js'
+  );
+  transport = new StreamableHTTPClientTransport(new URL(command));
+} else {
+  const { StdioClientTransport } = await import(
+    v2 ? '@modelcontextprotocol/client/stdio' : '@modelcontextprotocol/sdk/client/stdio.js'
+  );
+  transport = new StdioClientTransport({ command, args, env: { ...process.env }, stderr: 'pipe' });
+}
 let negotiated = null;
 let handler;
 Object.defineProperty(transport, 'onmessage', {
