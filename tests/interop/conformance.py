@@ -1,0 +1,108 @@
+"""The `conformance` stage: the official conformance suite (stable for 2025-11-25, alpha for
+2026-07-28) runs its server scenarios against the `conformance` example over Streamable HTTP.
+One check line per scenario; checks that do not apply to these servers (`NOT_APPLICABLE`) are
+left out only when they fail for that reason."""
+
+import json
+import re
+import subprocess
+from pathlib import Path
+
+from common import NODE, NPM, SCRATCH, HttpServer, check, fails_as, shutdown_check, skip
+
+
+def suite_runner(suite: str) -> Path:
+    return NPM / suite / "node_modules" / "@modelcontextprotocol" / "conformance" / "dist" / "index.js"
+
+
+def listed_scenarios(suite: str, version: str, prefix: str) -> list[str]:
+    """The suite's own list of server scenarios for a version, those whose name starts so."""
+    done = subprocess.run([str(NODE), str(suite_runner(suite)), "list", "--server", "--spec-version", version],
+                          capture_output=True, text=True, timeout=60)
+    return [m.group(1) for m in re.finditer(r"^\s*- (\S+) \[", done.stdout, re.M) if m.group(1).startswith(prefix)]
+
+
+def scenario(suite: str, url: str, name: str, version: str) -> list[dict]:
+    out = SCRATCH / f"{suite}-{version}-{name}"
+    subprocess.run([str(NODE), str(suite_runner(suite)), "server", "--url", url, "--scenario", name, "-o", str(out),
+                    "--spec-version", version], capture_output=True, text=True, timeout=300)
+    checks = []
+    for path in out.glob("*/checks.json"):
+        checks.extend(json.loads(path.read_text()))
+    return checks
+
+
+# Checks (by id) that the suite runs but that do not apply to these servers: why, and the
+# failure message that shows it is that and nothing else. Such a check is left out only when it
+# fails with that message; a WARNING counts as a failure.
+NOT_APPLICABLE = {
+    "sep-2549-prompts-list-caching-hints":
+        ("the server has no prompts (it does not declare them)", "-32601"),
+    "sep-2549-resources-list-caching-hints":
+        ("the server has no resources (it does not declare them)", "-32601"),
+    "sep-2549-resources-templates-list-caching-hints":
+        ("the server has no resources (it does not declare them)", "-32601"),
+    "sep-2575-server-rejects-undeclared-capability":
+        ("no tool needs a client capability yet, so the example has no `test_missing_capability` fixture",
+         "test_missing_capability"),
+    "sep-2575-missing-capability-http-400":
+        ("no tool needs a client capability yet, so the example has no `test_missing_capability` fixture",
+         "test_missing_capability"),
+    "tools-call-sampling":
+        ("toolwright tools cannot send requests to the client (sampling) yet: no `test_sampling` fixture",
+         "Unknown tool: test_sampling"),
+    "tools-call-elicitation":
+        ("toolwright tools cannot send requests to the client (elicitation) yet: no `test_elicitation` fixture",
+         "Unknown tool: test_elicitation"),
+}
+
+
+def failed(c: dict) -> bool:
+    return c.get("status") not in ("SUCCESS", "INFO", "SKIPPED")
+
+
+def not_applicable(c: dict) -> bool:
+    reason = NOT_APPLICABLE.get(c.get("id", ""))
+    return (reason is not None and failed(c)
+            and reason[1] in (c.get("errorMessage") or json.dumps(c.get("details"))))
+
+
+def run() -> None:
+    common = ["json-schema-2020-12", "server-sse-multiple-streams", "dns-rebinding-protection"]
+    tools = {version: listed_scenarios(suite, version, "tools-")
+             for suite, version in [("conformance", "2025-11-25"), ("conformance-alpha", "2026-07-28")]}
+    for version, names in tools.items():
+        # Every tools-* scenario the suite lists for the version (tools-call-with-logging is not
+        # one of them for 2026-07-28): a broken list command must not shrink the run unseen.
+        if len(names) < 8:
+            check(False, f"conformance {version}: the suite lists the tools scenarios", f"found only {names}")
+    runs = [
+        ("conformance", "2025-11-25",
+         ["server-initialize", "ping", "logging-set-level"] + tools["2025-11-25"] + common + ["server-sse-polling"]),
+        # 0.1.16 has no session-lifecycle scenario; the alpha has it for the handshake era.
+        ("conformance-alpha", "2025-11-25", ["server-session-lifecycle"]),
+        ("conformance-alpha", "2026-07-28",
+         tools["2026-07-28"] + common
+         + ["server-stateless", "caching", "http-header-validation", "http-custom-header-server-validation"]),
+    ]
+    excluded: set[str] = set()
+    for suite, version, names in runs:
+        with fails_as(f"conformance {version} ({suite})"), \
+                HttpServer("conformance", f"conformance {suite} {version}") as http:
+            for name in names:
+                label = f"conformance {version} {name}"
+                checks = scenario(suite, http.url, name, version)
+                relevant = [c for c in checks if not not_applicable(c)]
+                excluded.update(c["id"] for c in checks if not_applicable(c))
+                if checks and not relevant:
+                    skip(label, "not applicable: " + "; ".join(sorted({NOT_APPLICABLE[c['id']][0] for c in checks})))
+                    continue
+                failures = [c for c in relevant if failed(c)]
+                ok = bool(relevant) and not failures
+                detail = "; ".join(f"{c.get('id')}: {c.get('status')} {json.dumps(c.get('errorMessage') or c.get('details'))[:300]}" for c in failures)
+                n_excluded = len(checks) - len(relevant)
+                count = f"{len(relevant)} checks" + (f", {n_excluded} not applicable" if n_excluded else "")
+                check(ok, f"{label} ({count})", detail if checks else "no checks ran")
+    for check_id in sorted(excluded):
+        print(f"  not applicable: {check_id}: {NOT_APPLICABLE[check_id][0]}")
+    shutdown_check("conformance")

@@ -1,0 +1,93 @@
+"""What each example server is asked (`plans`, `TOOL_COUNTS`) and how one call's outcome is
+judged against what the plan expects (`judge`, `leftovers`), whichever client made the call."""
+
+import json
+import os
+import time
+from pathlib import Path
+
+from common import ROOT, SCRATCH
+
+
+def plans(tag: str) -> dict[str, list[dict]]:
+    """The calls made of each example. `tag` keeps one run's files apart from another's."""
+    export, cancelled = str(SCRATCH / f"{tag}-notes.md"), str(SCRATCH / f"{tag}-cancelled.md")
+    return {
+        "quickstart": [
+            {"name": "add", "arguments": {"a": 2, "b": 40}, "expect": {"text": "42", "structured": True}},
+            {"name": "text_stats", "arguments": {"text": "one two\nthree"}, "expect": {"structured": True}},
+            {"name": "convert_length", "arguments": {"value": 5, "from": "km", "to": "mi"}, "expect": {"structured": True}},
+            {"name": "convert_length", "arguments": {"value": 5, "from": "km", "to": "league"}, "expect": {"isError": True}},
+            {"name": "head", "arguments": {"path": str(ROOT / "Cargo.toml"), "lines": 1}, "expect": {"text": "[workspace]"}},
+        ],
+        "notes": [
+            {"name": "add_note", "arguments": {"text": "milk", "tags": ["shop"]}, "expect": {"structured": True}},
+            {"name": "list_notes", "arguments": {"tag": "shop"}, "expect": {"structured": True}},
+            {"name": "export_notes", "arguments": {"path": export}, "progress": True, "expect": {"structured": True, "progress": True}},
+            # Cancelled mid-export: the server removes the partial file when it honours the
+            # cancellation, and the next call shows it is still healthy.
+            {"name": "export_notes", "arguments": {"path": cancelled, "pause_ms": 10000}, "cancelAfterMs": 400,
+             "expect": {"cancelled": True, "removed": cancelled}},
+            {"name": "delete_note", "arguments": {"id": 1}, "expect": {"text": "deleted note 1"}},
+        ],
+        "conformance": [
+            {"name": "test_simple_text", "expect": {"text": "This is a simple text response for testing."}},
+            {"name": "test_image_content", "expect": {"types": ["image"]}},
+            {"name": "test_audio_content", "expect": {"types": ["audio"]}},
+            {"name": "test_embedded_resource", "expect": {"types": ["resource"]}},
+            {"name": "test_multiple_content_types", "expect": {"types": ["text", "image", "resource"]}},
+            {"name": "test_error_handling", "expect": {"isError": True}},
+            {"name": "test_tool_with_progress", "progress": True, "expect": {"progress": True}},
+            {"name": "test_tool_with_logging", "expect": {"logs": 3}},
+            {"name": "test_logging_tool", "expect": {"text": "logged"}},
+            {"name": "json_schema_2020_12_tool", "arguments": {"email": "a@example.com"}, "expect": {}},
+            # Over 2026-07-28 HTTP the client must also send the region as `Mcp-Param-Region`.
+            {"name": "execute_sql", "arguments": {"region": "eu-west-1", "query": "select 1"},
+             "expect": {"text": "ran `select 1` in eu-west-1"}},
+            # Over HTTP in a 2025-11-25 session the server drops the stream mid-call and the
+            # client resumes it (GET with Last-Event-ID) to get the result.
+            {"name": "test_reconnection", "expect": {"text": "Reconnection test completed"}},
+            {"name": "test_streaming_elicitation", "progress": True, "expect": {"text": "Streaming completed", "progress": True}},
+        ],
+    }
+
+
+TOOL_COUNTS = {"quickstart": 4, "notes": 4, "conformance": 13}
+
+
+def judge(call: dict, record: dict, logs: list | None) -> str | None:
+    """What is wrong with one call's record, or None."""
+    expect = call["expect"]
+    if expect.get("cancelled"):
+        if "error" not in record:
+            return f"expected the call to be cancelled, got {json.dumps(record)[:300]}"
+        said = json.dumps(record["error"]).lower()
+        return None if "cancel" in said or "abort" in said else f"failed, but not as cancelled: {said[:300]}"
+    if "error" in record:
+        return f"{record['error'].get('name')}: {record['error'].get('message')}"[:300]
+    result = record["result"]
+    if bool(result.get("isError")) != bool(expect.get("isError")):
+        return f"isError is {result.get('isError')}: {json.dumps(result)[:300]}"
+    content = result.get("content", [])
+    if "text" in expect and not any(b.get("text") == expect["text"] for b in content):
+        return f"no text block {expect['text']!r}: {json.dumps(content)[:300]}"
+    if "types" in expect and [b.get("type") for b in content] != expect["types"]:
+        return f"content types {[b.get('type') for b in content]}, expected {expect['types']}"
+    if expect.get("structured") and result.get("structuredContent") is None:
+        return "no structuredContent"
+    if expect.get("progress") and "progress" in record:
+        values = [p["progress"] for p in record.get("progress", [])]
+        if not values or values != sorted(set(values)):
+            return f"progress {values}: expected a strictly increasing series"
+    if "logs" in expect and logs is not None and len([l for l in logs if l.get("logger") == call["name"]]) < expect["logs"]:
+        return f"expected {expect['logs']} log messages, got {logs}"
+    return None
+
+
+def leftovers(calls: list[dict]) -> list[str]:
+    """Files a cancelled call should have removed and that are still there (after a grace)."""
+    paths = [c["expect"]["removed"] for c in calls if "removed" in c["expect"]]
+    deadline = time.monotonic() + 2
+    while any(os.path.exists(p) for p in paths) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return [f"{Path(p).name} is still there: the server did not stop the cancelled export" for p in paths if os.path.exists(p)]

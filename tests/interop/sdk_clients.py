@@ -1,0 +1,102 @@
+"""The `clients` stage: the official SDK clients (TypeScript 1.x and 2.x, Python, Rust rmcp) run
+each example's plan over stdio and over Streamable HTTP, in each protocol era they speak. Also
+`run_client` and `run_plan`, which the scale-out stage uses to drive the same clients.
+
+(Not `clients.py`: `clients/` next to it holds the client programs themselves.)
+"""
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+from common import HERE, NODE, NPM, PYTHON, RMCP, ROOT, HttpServer, check, fails_as, server, shutdown_check
+from plans import TOOL_COUNTS, judge, leftovers, plans
+
+# Each client in each era it speaks: (client, mode, negotiated version).
+STDIO_CLIENTS = [
+    ("ts-sdk-1", "legacy", "2025-11-25"),
+    ("ts-sdk-2", "legacy", "2025-11-25"),
+    ("ts-sdk-2", "auto", "2026-07-28"),
+    ("ts-sdk-2", "2026-07-28", "2026-07-28"),
+    ("python-sdk", "legacy", "2025-11-25"),
+    ("python-sdk", "auto", "2026-07-28"),
+    ("python-sdk", "2026-07-28", "2026-07-28"),
+]
+HTTP_CLIENTS = STDIO_CLIENTS + [
+    ("rmcp", "legacy", "2025-11-25"),
+    ("rmcp", "auto", "2026-07-28"),
+    ("rmcp", "2026-07-28", "2026-07-28"),
+]
+
+
+def ts_client(sdk: str) -> tuple[list[str], Path]:
+    folder = NPM / ("ts-sdk-v2" if sdk == "v2" else "ts-sdk")
+    # Node resolves the SDK from the script's own folder, so the script goes next to it.
+    shutil.copy(HERE / "clients" / "ts_client.mjs", folder / "ts_client.mjs")
+    return [str(NODE), "ts_client.mjs"], folder
+
+
+def client_command(client: str) -> tuple[list[str], Path]:
+    if client == "ts-sdk-1":
+        return ts_client("v1")
+    if client == "ts-sdk-2":
+        return ts_client("v2")
+    if client == "python-sdk":
+        return [str(PYTHON), str(HERE / "clients" / "py_client.py")], ROOT
+    return [str(RMCP)], ROOT
+
+
+def run_client(client: str, mode: str, calls: list[dict], target: list[str], timeout: float = 120) -> dict:
+    """One client's run of `calls` against `target` (a server command, or a URL): the JSON it
+    prints last, or {"ok": False, "error": ...} when it printed none."""
+    command, cwd = client_command(client)
+    plan = {"sdk": "v2" if client == "ts-sdk-2" else "v1", "mode": mode, "logLevel": "info", "calls": calls}
+    try:
+        done = subprocess.run([*command, json.dumps(plan), "--", *target], cwd=cwd, capture_output=True,
+                              text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return {"ok": False, "error": {"message": f"timed out after {timeout}s"}}
+    try:
+        return json.loads(done.stdout.strip().splitlines()[-1])
+    except (json.JSONDecodeError, IndexError):
+        return {"ok": False, "error": {"message": f"exit {done.returncode}: {done.stderr[-600:]}"}}
+
+
+def run_plan(client: str, mode: str, version: str, name: str, target: list[str], label: str,
+             calls: list[dict]) -> dict:
+    """Runs one client over one plan and checks the outcome (one check line)."""
+    out = run_client(client, mode, calls, target)
+    if not out.get("ok"):
+        check(False, label, json.dumps(out.get("error"))[:400])
+        return out
+    problems = []
+    if out.get("protocolVersion") != version:
+        problems.append(f"negotiated {out.get('protocolVersion')}, expected {version}")
+    if len(out.get("tools", [])) != TOOL_COUNTS[name]:
+        problems.append(f"{len(out.get('tools', []))} tools listed")
+    # The TypeScript 2.x client has no way to ask for log messages on 2026-07-28.
+    logs = None if client == "ts-sdk-2" and mode != "legacy" else out.get("logs", [])
+    if len(out.get("calls", [])) != len(calls):
+        problems.append(f"{len(out.get('calls', []))} of {len(calls)} calls made")
+    for call, record in zip(calls, out.get("calls", [])):
+        problem = judge(call, record, logs)
+        if problem:
+            problems.append(f"{call['name']}: {problem}")
+    problems.extend(leftovers(calls))
+    check(not problems, f"{label} ({len(calls)} calls)", "; ".join(problems))
+    return out
+
+
+def run() -> None:
+    for client, mode, version in STDIO_CLIENTS:
+        for name in plans(""):
+            tag = f"{client}-stdio-{mode}-{name}"
+            run_plan(client, mode, version, name, server(name), f"{client} stdio {mode} {name}", plans(tag)[name])
+    for client, mode, version in HTTP_CLIENTS:
+        for name in plans(""):
+            tag = f"{client}-http-{mode}-{name}"
+            label = f"{client} http {mode} {name}"
+            with fails_as(label), HttpServer(name, label) as http:
+                run_plan(client, mode, version, name, [http.url], label, plans(tag)[name])
+    shutdown_check("clients")
