@@ -31,6 +31,9 @@ struct Streams {
     standalone: Option<Arc<EventStream>>,
 }
 
+/// The most streams a session keeps for clients to resume.
+const KEPT_STREAMS: usize = 256;
+
 /// Why a session could not be created.
 pub(crate) struct Full;
 
@@ -156,8 +159,17 @@ impl HttpSession {
         let number = self.next_stream.fetch_add(1, Ordering::Relaxed);
         let stream = EventStream::new(Some(number));
         let mut streams = self.streams();
-        // Streams whose every event has been read are of no use to a resuming client.
-        streams.open.retain(|_, s| !s.is_delivered());
+        // A stream read whole, or one nothing will be written to and that has nothing left to
+        // read (a request answered at once), is of no use to a resuming client; of the rest
+        // the oldest go first.
+        streams
+            .open
+            .retain(|_, s| s.is_wanted(Arc::strong_count(s) - 1));
+        while streams.open.len() >= KEPT_STREAMS
+            && let Some(oldest) = streams.open.keys().min().copied()
+        {
+            streams.open.remove(&oldest);
+        }
         streams.open.insert(number, Arc::clone(&stream));
         stream
     }

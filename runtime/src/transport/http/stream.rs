@@ -124,10 +124,12 @@ impl EventStream {
         }
     }
 
-    /// Whether a reader has read the whole of a finished stream: nothing is left to resume.
-    pub(crate) fn is_delivered(&self) -> bool {
+    /// Whether a client could still want the stream: it is not delivered whole, and either
+    /// something may still be written to it or a reader holds it (`holders` counts the
+    /// stream's owners besides the session), or it has events left to resume.
+    pub(crate) fn is_wanted(&self, holders: usize) -> bool {
         let state = self.state();
-        state.finished && state.delivered
+        !(state.finished && state.delivered) && (holders > 0 || !state.events.is_empty())
     }
 
     /// Waits until the stream has something: `Some(answer)` when its only message is the
@@ -138,6 +140,7 @@ impl EventStream {
             let mut state = self.state();
             if let Some(answer) = state.answer.take() {
                 state.events.clear();
+                state.delivered = true;
                 return Poll::Ready(Some(answer));
             }
             if state.notified || state.finished || state.released {
@@ -387,5 +390,29 @@ impl Body for ResponseBody {
             Kind::Full(Some(bytes)) => SizeHint::with_exact(bytes.len() as u64),
             Kind::Events(_) => SizeHint::default(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn which_streams_a_session_keeps_for_resumption() {
+        // A request answered at once never used its stream.
+        let unused = EventStream::new(Some(1));
+        assert!(!unused.is_wanted(0));
+        // Still being written or read.
+        assert!(unused.is_wanted(1));
+        // Answered as one JSON document: delivered.
+        let answered = EventStream::new(Some(2));
+        answered.answer(b"{}".to_vec());
+        assert!(answered.first(Duration::from_secs(1)).await.is_some());
+        assert!(!answered.is_wanted(0));
+        // Events the client has not read, with nobody writing: kept for a resuming client.
+        let broken = EventStream::new(Some(3));
+        broken.send(b"{}".to_vec());
+        broken.answer(b"{}".to_vec());
+        assert!(broken.is_wanted(0));
     }
 }
