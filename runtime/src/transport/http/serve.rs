@@ -125,6 +125,9 @@ impl HttpService {
                 },
                 () = &mut shutdown => break,
             };
+            // Events go out as they are written: a stream's last small write must not wait
+            // for the client's delayed acknowledgement (about 40 ms).
+            let _ = tcp.set_nodelay(true);
             let endpoint = Arc::clone(&self.endpoint);
             let service = hyper::service::service_fn(move |request: Request<Incoming>| {
                 let endpoint = Arc::clone(&endpoint);
