@@ -673,3 +673,48 @@ fn two_instances_serve_one_client() {
         }
     }
 }
+
+/// Sleeps when asked to, like a tool whose I/O is usually cached.
+#[mcp_tool]
+fn lookup(block: bool) -> &'static str {
+    if block {
+        std::thread::sleep(Duration::from_millis(600));
+    }
+    "found"
+}
+
+/// A sync tool that has been quick runs on the async workers; when it blocks after all, the
+/// server goes on serving other requests, and the tool goes back to the blocking pool.
+#[test]
+fn a_quick_sync_tool_that_blocks_stalls_nothing_else() {
+    let endpoint = Endpoint::start(server());
+    let lookup = |block: bool| {
+        endpoint.modern(
+            1,
+            "tools/call",
+            json!({"name": "lookup", "arguments": {"block": block}}),
+        )
+    };
+    for _ in 0..64 {
+        assert_eq!(text(&lookup(false).send().json()), "found");
+    }
+    for round in 0..3 {
+        let blocking = lookup(true).open();
+        let start = Instant::now();
+        for _ in 0..8 {
+            let reply = endpoint
+                .modern(
+                    2,
+                    "tools/call",
+                    json!({"name": "echo", "arguments": {"text": "x"}}),
+                )
+                .send();
+            assert_eq!(text(&reply.json()), "x");
+        }
+        assert!(
+            start.elapsed() < Duration::from_millis(600),
+            "round {round}: requests waited for the blocking call"
+        );
+        assert_eq!(text(&blocking.finish().answer()), "found");
+    }
+}

@@ -7,6 +7,7 @@ pub(crate) mod inflight;
 pub(crate) mod inject;
 pub(crate) mod log;
 pub(crate) mod outlet;
+pub(crate) mod pace;
 pub(crate) mod progress;
 pub(crate) mod record;
 pub(crate) mod run;

@@ -1,6 +1,9 @@
-//! Running one call: a sync tool on the sync pool, an async one as a task; a panic becomes an
-//! internal error; the output goes to whoever prepared the call, which shapes and delivers it.
+//! Running one call: a sync tool on the sync pool (or, once it has shown itself quick, as a
+//! task on the async worker that received it: `pace`), an async one as a task; a panic becomes
+//! an internal error; the output goes to whoever prepared the call, which shapes and delivers
+//! it.
 
+use crate::call::pace::{Meter, Pace};
 use std::future::Future;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::pin::Pin;
@@ -25,6 +28,8 @@ pub(crate) struct Call<F> {
     pub(crate) invocation: Invocation,
     pub(crate) finish: F,
     pub(crate) workers: Arc<Started>,
+    /// The tool's recent run times (sync tools).
+    pub(crate) pace: Arc<Pace>,
 }
 
 impl<F: Finish> Call<F> {
@@ -32,6 +37,13 @@ impl<F: Finish> Call<F> {
     pub(crate) fn start(self) {
         let workers = Arc::clone(&self.workers);
         match self.handler {
+            // On a worker of the runtime already (HTTP), a quick tool runs right there; a
+            // transport's own thread (stdio's reader) never runs tool code.
+            Handler::Sync(run)
+                if self.pace.is_quick() && tokio::runtime::Handle::try_current().is_ok() =>
+            {
+                workers.runtime().spawn(self.run_quick(run));
+            }
             Handler::Sync(run) => workers.sync_pool.run(move || self.run_sync(run)),
             Handler::Async(run) => {
                 workers.runtime().spawn(self.run_async(run));
@@ -44,13 +56,30 @@ impl<F: Finish> Call<F> {
             record,
             invocation,
             finish,
+            pace,
             ..
         } = self;
-        let output = catch_unwind(AssertUnwindSafe(|| run(invocation)));
+        let output = metered(&pace, false, run, invocation);
         if let Some(wait) = record.spacing() {
             std::thread::sleep(wait);
         }
-        finish.finish(&record, output.unwrap_or_else(|p| panicked(&*p)));
+        finish.finish(&record, output);
+    }
+
+    /// A sync tool that has shown itself quick, as a task.
+    async fn run_quick(self, run: fn(Invocation) -> ToolOutput) {
+        let Call {
+            record,
+            invocation,
+            finish,
+            pace,
+            ..
+        } = self;
+        let output = metered(&pace, true, run, invocation);
+        if let Some(wait) = record.spacing() {
+            tokio::time::sleep(wait).await;
+        }
+        finish.finish(&record, output);
     }
 
     async fn run_async(self, run: fn(Invocation) -> BoxFuture) {
@@ -66,6 +95,19 @@ impl<F: Finish> Call<F> {
         }
         finish.finish(&record, output);
     }
+}
+
+/// Runs a sync tool, catching its panic, and notes what the run cost its thread.
+fn metered(
+    pace: &Pace,
+    on_worker: bool,
+    run: fn(Invocation) -> ToolOutput,
+    invocation: Invocation,
+) -> ToolOutput {
+    let meter = Meter::start();
+    let output = catch_unwind(AssertUnwindSafe(|| run(invocation)));
+    pace.record(meter.stop(), on_worker);
+    output.unwrap_or_else(|p| panicked(&*p))
 }
 
 fn panicked(payload: &(dyn std::any::Any + Send)) -> ToolOutput {

@@ -264,6 +264,7 @@ impl Server {
                     spec,
                     compiled,
                     instance,
+                    pace: Arc::default(),
                 })
             })
             .collect::<Result<Vec<_>>>()?;

@@ -120,6 +120,7 @@ impl Session {
                 _guard: guard,
             },
             workers: Arc::clone(workers),
+            pace: Arc::clone(&tool.pace),
         }))
     }
 }

@@ -5,10 +5,11 @@
 //! page, and a cursor the server did not hand out is `-32602`.
 
 use std::collections::HashMap;
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use serde_json::value::RawValue;
 
+use crate::call::pace::Pace;
 use crate::call::record::Instance;
 use crate::call::spec::ToolSpec;
 use crate::protocol::ProtocolVersion;
@@ -21,6 +22,8 @@ pub(crate) struct Entry {
     pub(crate) spec: &'static ToolSpec,
     pub(crate) compiled: Compiled,
     pub(crate) instance: Option<Instance>,
+    /// How quick its runs have been (a sync tool's).
+    pub(crate) pace: Arc<Pace>,
 }
 
 pub(crate) struct Registry {

@@ -1,0 +1,231 @@
+//! Whether a sync tool is quick enough to run on the async workers.
+//!
+//! Handing a call to the sync pool costs two thread wake-ups, about a third of an HTTP
+//! request's CPU time when the tool itself takes microseconds. So a sync tool that has shown
+//! itself quick runs as a task on the worker that received the request instead. Quick means
+//! what its thread did, not only how long it took by the clock (a loaded machine preempts
+//! quick code for milliseconds): under `QUICK` of CPU time, and no wait (a voluntary context
+//! switch: I/O, a sleep, a lock) unless the whole run was shorter than `QUICK_WAIT` (a lock
+//! briefly contended). `TRUST` quick runs in a row earn a tool the workers; a run that is not
+//! quick sends it back to the pool to earn them again. A run that held up its worker (used
+//! `BLOCKING` of CPU, or waited and took `BLOCKING` in all) is a strike: `STRIKES` of them keep
+//! the tool on the pool for good (a busy machine can stall quick code now and then, so one is
+//! not proof; `FORGIVEN` quick runs in a row clear them). The pool stays the default. Only
+//! Linux reports a thread's waits; elsewhere sync tools always run on the pool.
+
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::time::{Duration, Instant};
+
+/// CPU time under which a run does not hold up a worker's other tasks.
+const QUICK: Duration = Duration::from_micros(100);
+/// A run that waited is still quick when it took no longer than this in all.
+const QUICK_WAIT: Duration = Duration::from_micros(200);
+/// Quick runs in a row before a tool runs on the workers.
+const TRUST: u32 = 16;
+/// CPU time, or time in all for a run that waited, that holds up a worker's other tasks too
+/// long.
+const BLOCKING: Duration = Duration::from_millis(1);
+/// Runs that held up a worker before a tool stays on the pool.
+const STRIKES: u32 = 3;
+/// Quick runs in a row that clear a tool's strikes.
+const FORGIVEN: u32 = 4096;
+/// The count of a tool that stays on the pool.
+const NEVER: u32 = u32::MAX;
+
+/// One sync tool's recent runs: quick runs in a row, and strikes.
+#[derive(Default)]
+pub(crate) struct Pace {
+    runs: AtomicU32,
+    strikes: AtomicU32,
+}
+
+/// What a run cost its thread, measured by [`Meter`].
+#[derive(Clone, Copy)]
+pub(crate) struct Cost {
+    cpu: Duration,
+    waited: bool,
+    wall: Duration,
+}
+
+impl Pace {
+    /// Whether the tool may run on an async worker.
+    pub(crate) fn is_quick(&self) -> bool {
+        cfg!(target_os = "linux") && (TRUST..NEVER).contains(&self.runs.load(Ordering::Relaxed))
+    }
+
+    /// Notes what a run cost; `on_worker` when it ran on an async worker.
+    pub(crate) fn record(&self, cost: Cost, on_worker: bool) {
+        let quick = cost.cpu < QUICK && (!cost.waited || cost.wall < QUICK_WAIT);
+        let held_up = on_worker && (cost.cpu >= BLOCKING || (cost.waited && cost.wall >= BLOCKING));
+        if held_up && self.strikes.fetch_add(1, Ordering::Relaxed) + 1 >= STRIKES {
+            self.runs.store(NEVER, Ordering::Relaxed);
+            return;
+        }
+        let runs =
+            self.runs
+                .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |runs| match runs {
+                    NEVER => None,
+                    _ if !quick => Some(0),
+                    _ => Some(runs.saturating_add(1).min(FORGIVEN)),
+                });
+        if runs == Ok(FORGIVEN - 1) {
+            self.strikes.store(0, Ordering::Relaxed);
+        }
+    }
+}
+
+/// Measures what the calling thread spends from `start` to `stop`.
+pub(crate) struct Meter(Option<Usage>, Instant);
+
+impl Meter {
+    pub(crate) fn start() -> Meter {
+        Meter(usage(), Instant::now())
+    }
+
+    /// What the thread spent since `start`; a long wait when it cannot be told.
+    pub(crate) fn stop(self) -> Cost {
+        let wall = self.1.elapsed();
+        match (self.0, usage()) {
+            (Some(before), Some(after)) => Cost {
+                cpu: after.cpu.saturating_sub(before.cpu),
+                waited: after.waits != before.waits,
+                wall,
+            },
+            _ => Cost {
+                cpu: Duration::MAX,
+                waited: true,
+                wall: Duration::MAX,
+            },
+        }
+    }
+}
+
+/// The calling thread's CPU time and voluntary context switches so far.
+#[derive(Clone, Copy)]
+struct Usage {
+    cpu: Duration,
+    waits: i64,
+}
+
+#[cfg(target_os = "linux")]
+fn usage() -> Option<Usage> {
+    let mut usage = std::mem::MaybeUninit::<libc::rusage>::zeroed();
+    let mut cpu = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: each call fills the struct it is given (both initialized beforehand); they ask
+    // about the calling thread only. `getrusage`'s CPU times are sampled at the scheduler's
+    // tick, so the CPU time comes from the thread's CPU clock, which is exact.
+    let usage = unsafe {
+        if libc::getrusage(libc::RUSAGE_THREAD, usage.as_mut_ptr()) != 0
+            || libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut cpu) != 0
+        {
+            return None;
+        }
+        usage.assume_init()
+    };
+    Some(Usage {
+        cpu: Duration::new(
+            cpu.tv_sec.max(0) as u64,
+            cpu.tv_nsec.clamp(0, 999_999_999) as u32,
+        ),
+        waits: usage.ru_nvcsw,
+    })
+}
+
+#[cfg(not(target_os = "linux"))]
+fn usage() -> Option<Usage> {
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const QUICK_RUN: Cost = Cost {
+        cpu: Duration::from_micros(5),
+        waited: false,
+        wall: Duration::from_micros(6),
+    };
+
+    #[test]
+    fn trust_is_earned_lost_and_lost_for_good() {
+        let pace = Pace::default();
+        for _ in 0..TRUST - 1 {
+            pace.record(QUICK_RUN, false);
+        }
+        assert!(!pace.is_quick(), "one run short of trust");
+        pace.record(QUICK_RUN, false);
+        assert_eq!(pace.is_quick(), cfg!(target_os = "linux"));
+        let contended = Cost {
+            cpu: Duration::from_micros(5),
+            waited: true,
+            wall: Duration::from_micros(40),
+        };
+        pace.record(contended, true);
+        assert_eq!(
+            pace.is_quick(),
+            cfg!(target_os = "linux"),
+            "a brief wait is quick"
+        );
+        let slow = Cost {
+            cpu: Duration::from_micros(300),
+            waited: false,
+            wall: Duration::from_micros(300),
+        };
+        pace.record(slow, true);
+        assert!(!pace.is_quick(), "a slower run sends it back to the pool");
+        (0..TRUST).for_each(|_| pace.record(QUICK_RUN, false));
+        let slept = Cost {
+            cpu: Duration::from_micros(5),
+            waited: true,
+            wall: Duration::from_millis(3),
+        };
+        pace.record(slept, true);
+        assert!(
+            !pace.is_quick(),
+            "a run that held up its worker sends it back to the pool"
+        );
+        (0..TRUST).for_each(|_| pace.record(QUICK_RUN, false));
+        assert_eq!(
+            pace.is_quick(),
+            cfg!(target_os = "linux"),
+            "one strike is not proof"
+        );
+        for _ in 1..STRIKES {
+            pace.record(slept, true);
+            (0..TRUST).for_each(|_| pace.record(QUICK_RUN, false));
+        }
+        assert!(
+            !pace.is_quick(),
+            "{STRIKES} strikes keep it on the pool for good"
+        );
+
+        let forgiven = Pace::default();
+        for _ in 0..STRIKES - 1 {
+            forgiven.record(slept, true);
+        }
+        (0..FORGIVEN).for_each(|_| forgiven.record(QUICK_RUN, false));
+        forgiven.record(slept, true);
+        (0..TRUST).for_each(|_| forgiven.record(QUICK_RUN, false));
+        assert_eq!(
+            forgiven.is_quick(),
+            cfg!(target_os = "linux"),
+            "strikes are forgiven"
+        );
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn the_meter_tells_a_wait_from_work() {
+        let meter = Meter::start();
+        std::thread::sleep(Duration::from_millis(2));
+        assert!(meter.stop().waited, "a sleep is a wait");
+        let meter = Meter::start();
+        let sum: u64 = (0..1000u64).map(std::hint::black_box).sum();
+        let cost = meter.stop();
+        assert_eq!(sum, 499_500);
+        assert!(cost.cpu < Duration::from_millis(50));
+    }
+}
