@@ -1,7 +1,43 @@
 //! The three tools every benchmark server serves: `echo` (a string), `add` (two integers) and
 //! `items` (100 structs), and the requests that call them.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
+
+pub mod http;
+
+/// A request as the hand-written servers read it: borrowed, nothing checked.
+#[derive(Deserialize)]
+pub struct Request<'a> {
+    #[serde(borrow)]
+    pub id: Option<&'a RawValue>,
+    #[serde(borrow)]
+    pub method: &'a str,
+    #[serde(borrow, default)]
+    pub params: Option<Params<'a>>,
+}
+
+/// A `tools/call`'s params.
+#[derive(Deserialize)]
+pub struct Params<'a> {
+    #[serde(borrow, default)]
+    pub name: Option<&'a str>,
+    #[serde(borrow, default)]
+    pub arguments: Option<&'a RawValue>,
+}
+
+/// `add`'s arguments.
+#[derive(Deserialize)]
+pub struct Add {
+    pub a: i64,
+    pub b: i64,
+}
+
+/// `echo`'s arguments.
+#[derive(Deserialize)]
+pub struct Echo {
+    pub text: String,
+}
 
 /// One of the 100 structs `items` returns.
 #[derive(Serialize, schemars::JsonSchema, Clone)]

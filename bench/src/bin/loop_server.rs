@@ -4,38 +4,9 @@
 //! tools, like the others.
 use std::io::{BufRead, Write};
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use serde_json::json;
 use serde_json::value::RawValue;
-
-#[derive(Deserialize)]
-struct Request<'a> {
-    #[serde(borrow)]
-    id: Option<&'a RawValue>,
-    #[serde(borrow)]
-    method: &'a str,
-    #[serde(borrow, default)]
-    params: Option<Params<'a>>,
-}
-
-#[derive(Deserialize)]
-struct Params<'a> {
-    #[serde(borrow, default)]
-    name: Option<&'a str>,
-    #[serde(borrow, default)]
-    arguments: Option<&'a RawValue>,
-}
-
-#[derive(Deserialize)]
-struct Echo {
-    text: String,
-}
-
-#[derive(Deserialize)]
-struct Add {
-    a: i64,
-    b: i64,
-}
 
 #[derive(Serialize)]
 struct Text<'a> {
@@ -111,7 +82,7 @@ fn main() {
         if stdin.read_until(b'\n', &mut line).unwrap_or(0) == 0 {
             break;
         }
-        let Ok(request) = serde_json::from_slice::<Request>(&line) else {
+        let Ok(request) = serde_json::from_slice::<toolwright_bench::Request>(&line) else {
             continue;
         };
         let Some(id) = request.id else { continue };
@@ -125,11 +96,11 @@ fn main() {
             ("initialize", _) => respond(&mut out, id, &initialize),
             ("tools/list", _) => respond(&mut out, id, &list),
             ("tools/call", "echo") => {
-                let Echo { text } = serde_json::from_str(arguments).unwrap();
+                let toolwright_bench::Echo { text } = serde_json::from_str(arguments).unwrap();
                 respond(&mut out, id, CallResult::<()>::new(&text, None))
             }
             ("tools/call", "add") => {
-                let Add { a, b } = serde_json::from_str(arguments).unwrap();
+                let toolwright_bench::Add { a, b } = serde_json::from_str(arguments).unwrap();
                 let sum = a.wrapping_add(b);
                 respond(&mut out, id, CallResult::new(&sum.to_string(), Some(sum)))
             }

@@ -1,5 +1,10 @@
 //! The benchmark tools on toolwright. With `--many`, 197 more tools are registered, for the
 //! cost of a call with 200 tools.
+//!
+//! `serve --http ADDR` serves them over Streamable HTTP as every toolwright binary does
+//! (`toolwright::Command::ServeHttp`). With `SESSION_IDLE_MS` set, the endpoint gets that idle
+//! time and room for 20 000 sessions instead (the HTTP bench's memory mode), through
+//! `Server::http_service` on a listener of its own, so that port 0 can be announced.
 use toolwright::prelude::*;
 use toolwright_bench::Item;
 
@@ -33,5 +38,41 @@ fn main() -> std::process::ExitCode {
     } else {
         server.tool::<echo>().tool::<add>().tool::<items>()
     };
-    server.execute(toolwright::Command::Serve)
+    let args: Vec<String> = std::env::args().skip(1).filter(|a| a != "--many").collect();
+    if args.first().map(String::as_str) != Some("serve") || args.len() != 3 {
+        return server.execute(toolwright::Command::Serve);
+    }
+    match std::env::var("SESSION_IDLE_MS") {
+        Ok(idle) => short_sessions(server, &args[2], idle.parse().expect("milliseconds")),
+        Err(_) => match toolwright::Command::parse(&args) {
+            Ok(command) => server.execute(command),
+            Err(usage) => panic!("{usage}"),
+        },
+    }
+}
+
+/// What `serve_http_with(addr, Http::new().session_idle(..).max_sessions(20_000), ..)` does,
+/// on the same kind of runtime, with the bound address announced as `serve --http` does.
+fn short_sessions(server: Server, addr: &str, idle_ms: u64) -> std::process::ExitCode {
+    let http = toolwright::Http::new()
+        .session_idle(std::time::Duration::from_millis(idle_ms))
+        .max_sessions(20_000);
+    let endpoint = server.http_service(http).expect("the server builds");
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime.block_on(async {
+        let listener = tokio::net::TcpListener::bind(addr).await.unwrap();
+        let bound = listener.local_addr().unwrap();
+        eprintln!(
+            "toolwright: serving MCP at http://{bound}{}",
+            toolwright::HTTP_PATH
+        );
+        endpoint
+            .serve(listener, std::future::pending())
+            .await
+            .unwrap();
+    });
+    std::process::ExitCode::SUCCESS
 }
