@@ -26,7 +26,6 @@ pub(crate) const INTERNAL_ERROR: i32 = -32603;
 #[cfg(feature = "http")]
 pub(crate) const HEADER_MISMATCH: i32 = -32020;
 /// A 2026-07-28 request needs a client capability its client did not declare.
-#[cfg(feature = "http")]
 pub(crate) const MISSING_CLIENT_CAPABILITY: i32 = -32021;
 /// The protocol revision a 2026-07-28 request named is not one the server speaks.
 pub(crate) const UNSUPPORTED_PROTOCOL_VERSION: i32 = -32022;

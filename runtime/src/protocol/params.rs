@@ -41,6 +41,13 @@ pub(crate) struct Params<'a> {
     /// Of `notifications/cancelled`.
     #[serde(borrow, default)]
     pub(crate) request_id: Option<&'a RawValue>,
+    /// Of a 2026-07-28 retry: the client's answers to the server's `inputRequests` (`null`
+    /// kept, to be refused).
+    #[serde(borrow, default, deserialize_with = "present")]
+    pub(crate) input_responses: Option<&'a RawValue>,
+    /// Of a 2026-07-28 retry: the `requestState` the server handed out, echoed.
+    #[serde(borrow, default, deserialize_with = "present")]
+    pub(crate) request_state: Option<&'a RawValue>,
 }
 
 /// The `_meta` keys the server acts on.
@@ -70,6 +77,11 @@ impl<'a> Meta<'a> {
             false => None,
         }
     }
+}
+
+/// A field as sent, `null` included: absent is `None`, `null` is `Some("null")`.
+fn present<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<&'de RawValue>, D::Error> {
+    <&RawValue>::deserialize(deserializer).map(Some)
 }
 
 /// A string borrowed from the message when it has no escapes, `null` as absent. serde borrows

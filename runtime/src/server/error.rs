@@ -39,6 +39,8 @@ pub enum Error {
         /// What is wrong with it.
         problem: &'static str,
     },
+    /// A setting given to the server cannot be used.
+    Setting(&'static str),
     /// Reading stdin or writing stdout failed, or the async runtime could not start.
     Io(std::io::Error),
 }
@@ -70,6 +72,7 @@ impl fmt::Display for Error {
                 problem,
             } => write!(f, "tool `{tool}` (at {location}): {problem}"),
             Error::ToolType { type_name, problem } => write!(f, "`{type_name}` {problem}"),
+            Error::Setting(problem) => f.write_str(problem),
             Error::Io(e) => write!(f, "i/o error: {e}"),
         }
     }
