@@ -270,10 +270,11 @@
 
 pub use toolwright_macros::{mcp_tool, mcp_tool_type};
 pub use toolwright_runtime::{
-    Args, Cancellation, ClientInfo, Command, Content, Context, EmbeddedResource, Era, Error,
-    Inject, IntoToolOutput, Json, Level, Log, Progress, ProtocolVersion, Requirements,
-    ResourceLink, Result, SchemaProfile, Server, State, Structured, Text, Tool, ToolError,
-    ToolOrder, ToolOutput, UsageError,
+    Answer, Args, AskError, Cancellation, ClientInfo, Command, Content, Context, Elicit,
+    EmbeddedResource, Era, Error, Inject, IntoToolOutput, Json, Level, Log, NoForm, Progress,
+    ProtocolVersion, Requirements, ResourceLink, Result, Root, Roots, Sample, SamplingMessage,
+    SamplingRequest, SamplingResult, SchemaProfile, Server, State, Structured, Text, Tool,
+    ToolError, ToolOrder, ToolOutput, UsageError,
 };
 
 #[cfg(feature = "http")]
@@ -291,8 +292,8 @@ pub mod testing {
 pub mod prelude {
     pub use crate::{mcp_tool, mcp_tool_type};
     pub use toolwright_runtime::{
-        Args, Cancellation, Content, Context, Inject, IntoToolOutput, Json, Log, Progress, Server,
-        State, Structured, Text, ToolError, ToolOutput,
+        Answer, Args, AskError, Cancellation, Content, Context, Elicit, Inject, IntoToolOutput,
+        Json, Log, Progress, Roots, Sample, Server, State, Structured, Text, ToolError, ToolOutput,
     };
 }
 

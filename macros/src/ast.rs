@@ -11,7 +11,16 @@ use crate::attr::{self, Errors, Spanned as At, Text, ToolArgs};
 use crate::doc;
 
 /// The types the server injects, recognised by their last path segment.
-const INJECTABLE: &[&str] = &["Context", "Progress", "Cancellation", "State", "Log"];
+const INJECTABLE: &[&str] = &[
+    "Context",
+    "Progress",
+    "Cancellation",
+    "State",
+    "Log",
+    "Elicit",
+    "Sample",
+    "Roots",
+];
 
 pub(crate) struct Tool<'a> {
     pub(crate) attrs: &'a [Attribute],

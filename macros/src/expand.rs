@@ -220,8 +220,18 @@ fn requirements(tool: &Tool<'_>, target: &Target<'_>) -> TokenStream {
             let injector = format_ident!("__injector_{i}");
             let bound = quote_spanned! {inner.span()=> #private::injector::<#ty>() };
             injectors.push(quote! {
-                fn #injector() -> #private::Injector<#ty> { #bound }
+                const fn #injector() -> #private::Injector<#ty> { #bound }
             });
+            if !tool.is_async() {
+                // Asking the client means awaiting it: one error, at the parameter (every token
+                // of the call carries its span, so the error points there).
+                let span = inner.span();
+                let private = respan(private.clone(), span);
+                let injector = format_ident!("__injector_{i}", span = span);
+                injectors.push(quote_spanned! {span=>
+                    const _: () = #private::sync_injectable(#injector().asks);
+                });
+            }
             requires.push(quote!((#injector().require)(__requirements);));
         }
     }
@@ -489,4 +499,22 @@ fn fill_lifetimes(ty: &mut Type) {
         Type::Paren(p) => fill_lifetimes(&mut p.elem),
         _ => {}
     }
+}
+
+/// `tokens` with every token at `span`.
+fn respan(tokens: TokenStream, span: proc_macro2::Span) -> TokenStream {
+    tokens
+        .into_iter()
+        .map(|mut token| {
+            if let proc_macro2::TokenTree::Group(group) = &token {
+                let mut inner =
+                    proc_macro2::Group::new(group.delimiter(), respan(group.stream(), span));
+                inner.set_span(span);
+                token = proc_macro2::TokenTree::Group(inner);
+            } else {
+                token.set_span(span);
+            }
+            token
+        })
+        .collect()
 }

@@ -26,7 +26,9 @@ mod tools;
 mod transport;
 
 pub use call::{
-    Cancellation, ClientInfo, Context, Inject, Log, Progress, Requirements, State, Tool,
+    Answer, AskError, Cancellation, ClientInfo, Context, Elicit, Inject, Log, NoForm, Progress,
+    Requirements, Root, Roots, Sample, SamplingMessage, SamplingRequest, SamplingResult, State,
+    Tool,
 };
 pub use cli::{Command, UsageError};
 pub use protocol::{Era, Level, ProtocolVersion};

@@ -2,7 +2,7 @@
 //! the macros and the runtime. Not an API; it may change in any release. The `toolwright`
 //! crate re-exports it as `toolwright::__private`.
 
-pub use crate::call::inject::{Injector, Requirements, injector};
+pub use crate::call::inject::{Injector, Requirements, injector, sync_injectable};
 pub use crate::call::spec::{
     BoxFuture, Handler, Invocation, MethodRegistration, Registration, Tool, ToolSpec, tool_future,
 };

@@ -6,6 +6,7 @@ use std::collections::HashMap;
 use std::ops::Deref;
 use std::sync::Arc;
 
+use crate::call::ask::form::Form;
 use crate::call::context::Context;
 use crate::tools::ToolOutput;
 
@@ -38,9 +39,14 @@ use crate::tools::ToolOutput;
     message = "`{Self}` cannot be injected into a tool",
     label = "not injectable",
     note = "if `{Self}` is an argument the client sends, mark the parameter `#[arg]`",
-    note = "the server injects `Context`, `Progress`, `Cancellation`, `Log`, `State<T>`, and types that implement `Inject`"
+    note = "the server injects `Context`, `Progress`, `Cancellation`, `Log`, `State<T>`, `Elicit<T>`, `Sample`, `Roots`, and types that implement `Inject`"
 )]
 pub trait Inject: Sized + Send {
+    /// Whether the value asks the client mid-call ([`Elicit`](crate::Elicit),
+    /// [`Sample`](crate::Sample), [`Roots`](crate::Roots)), which only an `async` tool can
+    /// await; a sync tool that takes one does not compile.
+    const ASKS: bool = false;
+
     /// Builds the value for one call. An `Err` ends the call with that result.
     fn inject(cx: &Context) -> Result<Self, ToolOutput>;
 
@@ -55,9 +61,41 @@ pub trait Inject: Sized + Send {
 #[derive(Debug, Default)]
 pub struct Requirements {
     pub(crate) states: Vec<(TypeId, &'static str)>,
+    /// The forms the tool shows: checked, and made once, when the server starts.
+    pub(crate) forms: Vec<FormSource>,
+    /// The tool asks the client mid-call.
+    pub(crate) asks: bool,
+}
+
+/// A form type a tool elicits, and how to make its form.
+pub(crate) struct FormSource {
+    pub(crate) id: TypeId,
+    pub(crate) type_name: &'static str,
+    pub(crate) make: fn() -> Result<Form, String>,
+}
+
+impl std::fmt::Debug for FormSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.type_name)
+    }
 }
 
 impl Requirements {
+    /// The tool asks the client mid-call.
+    pub(crate) fn asks(&mut self) {
+        self.asks = true;
+    }
+
+    /// The tool shows the form of `T`.
+    pub(crate) fn form<T: schemars::JsonSchema + 'static>(&mut self) {
+        self.asks = true;
+        self.forms.push(FormSource {
+            id: TypeId::of::<T>(),
+            type_name: type_name::<T>(),
+            make: Form::of::<T>,
+        });
+    }
+
     /// The server must hold a state of type `T` (registered with `Server::state`).
     pub fn state<T: Send + Sync + 'static>(&mut self) {
         self.states.push((TypeId::of::<T>(), type_name::<T>()));
@@ -71,6 +109,18 @@ pub struct Injector<T> {
     pub inject: fn(&Context) -> Result<T, ToolOutput>,
     /// `T::require`.
     pub require: fn(&mut Requirements),
+    /// `T::ASKS`.
+    pub asks: bool,
+}
+
+/// Asserts that an injected parameter of a sync tool does not ask the client (its
+/// [`Injector::asks`]); generated code evaluates it for each.
+pub const fn sync_injectable(asks: bool) {
+    assert!(
+        !asks,
+        "a tool that asks the client (`Elicit`, `Sample`, `Roots`) must be an `async fn`: the \
+         server awaits the client's answer"
+    );
 }
 
 /// The injector of `T`.
@@ -78,6 +128,7 @@ pub const fn injector<T: Inject>() -> Injector<T> {
     Injector {
         inject: T::inject,
         require: T::require,
+        asks: T::ASKS,
     }
 }
 

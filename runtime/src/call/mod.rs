@@ -1,6 +1,7 @@
 //! One call: its record, the [`Context`] and the other injectables a tool sees, the gate that
 //! orders its messages, where they go, and the threads tools run on.
 
+pub(crate) mod ask;
 pub(crate) mod cancel;
 pub(crate) mod context;
 pub(crate) mod inflight;
@@ -15,6 +16,10 @@ pub(crate) mod spec;
 mod sync_pool;
 pub(crate) mod workers;
 
+pub use ask::{
+    Answer, AskError, Elicit, NoForm, Root, Roots, Sample, SamplingMessage, SamplingRequest,
+    SamplingResult,
+};
 pub use cancel::Cancellation;
 pub use context::{ClientInfo, Context};
 pub use inject::{Inject, Requirements, State};

@@ -7,10 +7,6 @@
 //! stream of its own. A [`Peer`] is the client's side of a session: it numbers the server's
 //! requests and routes the client's responses back to whoever awaits them, by id.
 
-// Requests to the client are what tools that ask (for a confirmation, a model's completion,
-// the client's roots) are made of; until a tool can ask, only the tests below send them.
-#![cfg_attr(not(test), allow(dead_code))]
-
 use std::collections::HashMap;
 use std::future::Future;
 use std::pin::Pin;
@@ -194,6 +190,16 @@ pub(crate) struct PendingReply {
     peer: Arc<Peer>,
     id: IdKey,
     receiver: oneshot::Receiver<ClientReply>,
+}
+
+impl PendingReply {
+    /// The request's id, to cancel it at the client.
+    pub(crate) fn id(&self) -> i64 {
+        match self.id {
+            IdKey::Number(id) => id,
+            _ => unreachable!("the server numbers its requests"),
+        }
+    }
 }
 
 impl Future for PendingReply {

@@ -13,6 +13,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::value::RawValue;
 
+use crate::call::ask::asking::Asking;
 use crate::call::context::ClientSource;
 use crate::call::inject::States;
 use crate::call::outlet::Outlet;
@@ -46,6 +47,8 @@ pub(crate) struct CallRecord {
     pub(crate) instance: Option<Instance>,
     /// Where the call is in its life; starts open.
     pub(crate) state: CallState,
+    /// How the call asks its client, for a tool that does.
+    pub(crate) asking: Option<Box<Asking>>,
 }
 
 /// The gate and the cancellation signal of a call.
@@ -64,6 +67,14 @@ struct Gate {
 }
 
 impl CallRecord {
+    /// How the call asks its client. Only a tool that asks can hold an asker, and the server
+    /// gives such a call one.
+    pub(crate) fn asking(&self) -> &Asking {
+        self.asking
+            .as_deref()
+            .expect("a call of a tool that asks can ask")
+    }
+
     fn gate(&self) -> MutexGuard<'_, Gate> {
         self.state.gate.lock().unwrap_or_else(|e| e.into_inner())
     }
@@ -161,6 +172,7 @@ pub(crate) mod tests {
             states: Arc::default(),
             instance: None,
             state: CallState::default(),
+            asking: None,
         })
     }
 

@@ -14,6 +14,7 @@ use crate::call::record::CallRecord;
 use crate::call::spec::{BoxFuture, Handler, Invocation};
 use crate::call::workers::Started;
 use crate::tools::ToolOutput;
+use crate::tools::output::InputRequired;
 
 /// What becomes of a call's output: chosen by the layer that prepared the call (it knows the
 /// tool's schemas and where the answer goes).
@@ -89,7 +90,16 @@ impl<F: Finish> Call<F> {
             finish,
             ..
         } = self;
-        let output = CatchUnwind(run(invocation)).await;
+        let rounds = record
+            .asking
+            .as_ref()
+            .filter(|asking| asking.in_rounds())
+            .map(|_| Arc::clone(&record));
+        let output = CatchUnwind {
+            future: run(invocation),
+            rounds,
+        }
+        .await;
         if let Some(wait) = record.spacing() {
             tokio::time::sleep(wait).await;
         }
@@ -119,16 +129,31 @@ fn panicked(payload: &(dyn std::any::Any + Send)) -> ToolOutput {
     ToolOutput::internal(format!("panicked: {message}"))
 }
 
-/// Turns a panic inside a tool's future into an internal-error result.
-struct CatchUnwind(BoxFuture);
+/// A tool's future: a panic inside it becomes an internal-error result, and, for a call
+/// asking in 2026-07-28 rounds, waiting on asks that only a retry can answer ends the round.
+struct CatchUnwind {
+    future: BoxFuture,
+    rounds: Option<Arc<CallRecord>>,
+}
 
 impl Future for CatchUnwind {
     type Output = ToolOutput;
 
     fn poll(mut self: Pin<&mut Self>, cx: &mut TaskContext<'_>) -> Poll<ToolOutput> {
-        let future = self.0.as_mut();
+        let future = self.future.as_mut();
         match catch_unwind(AssertUnwindSafe(|| future.poll(cx))) {
-            Ok(poll) => poll,
+            Ok(Poll::Pending) => {
+                // Everything the tool asked at once (`join!`) is in this round.
+                let unanswered = self.rounds.as_ref().and_then(|r| r.asking().unanswered());
+                match unanswered {
+                    Some(asks) => Poll::Ready(ToolOutput::input_required(InputRequired {
+                        requests: asks.requests,
+                        answers: asks.answers,
+                    })),
+                    None => Poll::Pending,
+                }
+            }
+            Ok(ready) => ready,
             Err(payload) => Poll::Ready(panicked(&*payload)),
         }
     }

@@ -6,12 +6,14 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 
+use crate::call::ask::form::Forms;
 use crate::call::inject::{Requirements, States};
 use crate::call::record::Instance;
 use crate::call::spec::{self, Tool, ToolSpec};
 use crate::protocol::wire::{self, ServerInfo};
 use crate::server::error::{Error, Result};
 use crate::server::registry::{Entry, Registry};
+use crate::server::request_state::Sealer;
 use crate::server::service::{Limits, Service};
 use crate::tools::SchemaProfile;
 use crate::tools::compiled::Compiled;
@@ -44,6 +46,10 @@ pub struct Server {
     page_size: Option<usize>,
     cache_ttl: Duration,
     expose_internal_errors: bool,
+    ask_timeout: Duration,
+    /// The key of 2026-07-28 request states; random per process when `None`.
+    state_key: Option<Vec<u8>>,
+    state_ttl: Duration,
 }
 
 /// The order of `tools/list`. Clients show the list as it is sent.
@@ -89,6 +95,9 @@ impl Server {
             page_size: None,
             cache_ttl: Duration::from_secs(3600),
             expose_internal_errors: false,
+            ask_timeout: Duration::from_secs(600),
+            state_key: None,
+            state_ttl: Duration::from_secs(900),
         }
     }
 
@@ -203,6 +212,36 @@ impl Server {
         self
     }
 
+    /// How long a tool waits for the client to answer an ask in a handshake session (ten
+    /// minutes by default: a person may be filling in a form). The request is then cancelled
+    /// at the client and the ask fails with [`AskError::TimedOut`](crate::AskError::TimedOut).
+    pub fn ask_timeout(mut self, timeout: Duration) -> Server {
+        self.ask_timeout = timeout;
+        self
+    }
+
+    /// The key that seals the `requestState` of 2026-07-28 rounds (HMAC-SHA256), at least 32
+    /// bytes. By default each process makes a random one, which is right for one instance;
+    /// replicas behind a load balancer share a key, so that any of them accepts a round
+    /// another began.
+    pub fn request_state_key(mut self, key: impl AsRef<[u8]>) -> Server {
+        let key = key.as_ref();
+        if key.len() < 32 {
+            self.errors.push(Error::Setting(
+                "the request-state key must be at least 32 bytes (256 bits) of secret",
+            ));
+        }
+        self.state_key = Some(key.to_vec());
+        self
+    }
+
+    /// How long a 2026-07-28 client may take to answer a round's asks (15 minutes by default);
+    /// a later retry is refused and the client starts over.
+    pub fn request_state_ttl(mut self, ttl: Duration) -> Server {
+        self.state_ttl = ttl;
+        self
+    }
+
     /// Shows the details of panics and unexpected errors to the client, for development.
     /// By default the client sees "internal error (ref …)" and the details go to stderr only.
     pub fn expose_internal_errors(mut self, expose: bool) -> Server {
@@ -235,6 +274,8 @@ impl Server {
                 }
             }
         }
+        let mut forms = Forms::default();
+        let mut asks = Vec::with_capacity(registered.len());
         for (spec, _) in &registered {
             let mut needs = Requirements::default();
             (spec.requirements)(&mut needs);
@@ -249,10 +290,23 @@ impl Server {
                     type_name,
                 });
             }
+            for source in &needs.forms {
+                let form = (source.make)().map_err(|problem| Error::InvalidTool {
+                    tool: spec.name,
+                    location: spec.location(),
+                    problem: format!(
+                        "it elicits `{}`, which cannot be a form: {problem}",
+                        source.type_name
+                    ),
+                })?;
+                forms.insert(source.id, form);
+            }
+            asks.push(needs.asks);
         }
         let mut tools = registered
             .into_iter()
-            .map(|(spec, instance)| {
+            .zip(asks)
+            .map(|((spec, instance), asks)| {
                 let compiled = Compiled::new(&spec.source(), self.profile).map_err(|problem| {
                     Error::InvalidTool {
                         tool: spec.name,
@@ -265,6 +319,7 @@ impl Server {
                     compiled,
                     instance,
                     pace: Arc::default(),
+                    asks,
                 })
             })
             .collect::<Result<Vec<_>>>()?;
@@ -281,6 +336,12 @@ impl Server {
             states: Arc::new(self.states),
             workers: Default::default(),
             in_flight: Default::default(),
+            forms: Arc::new(forms),
+            ask_timeout: self.ask_timeout,
+            sealer: Sealer::new(
+                self.state_key.unwrap_or_else(Sealer::random_key),
+                self.state_ttl,
+            ),
         }))
     }
 }

@@ -8,7 +8,9 @@
 use std::sync::{Arc, OnceLock};
 
 use serde_json::value::RawValue;
+use serde_json::{Map, Value, json};
 
+use crate::call::ask::asking::Asking;
 use crate::call::context::{ClientSource, Context};
 use crate::call::inflight::{Guard, Open};
 use crate::call::outlet::Outlet;
@@ -88,6 +90,10 @@ impl Session {
                 Some(*self.log_level.lock().unwrap_or_else(|e| e.into_inner())),
             ),
         };
+        let asking = match tool.asks {
+            true => Some(Box::new(self.asking(version, name, params)?)),
+            false => None,
+        };
         let record = Arc::new(CallRecord {
             id: id.to_owned(),
             key: IdKey::of(id),
@@ -101,6 +107,7 @@ impl Session {
             states: Arc::clone(&service.states),
             instance: tool.instance.clone(),
             state: CallState::default(),
+            asking,
         });
         if !self.open.insert(&record) {
             return Err(id_in_use(id));
@@ -125,6 +132,59 @@ impl Session {
     }
 }
 
+impl Session {
+    /// How a call of a tool that asks will ask: requests through this session's peer, or, on
+    /// 2026-07-28, answers from the client's retry and the sealed state of earlier rounds.
+    fn asking(
+        &self,
+        version: ProtocolVersion,
+        tool: &str,
+        params: &Params<'_>,
+    ) -> Result<Asking, RpcError> {
+        let service = &self.service;
+        let forms = Arc::clone(&service.forms);
+        if version.era() == Era::Legacy {
+            let peer = Arc::clone(&self.peer);
+            return Ok(Asking::requests(forms, peer, service.ask_timeout));
+        }
+        let arguments: Value = params
+            .arguments
+            .and_then(|a| serde_json::from_str(a.get()).ok())
+            .filter(|a: &Value| !a.is_null())
+            .unwrap_or_else(|| Value::Object(Map::new()));
+        let mut answers = match params.request_state {
+            None => Map::new(),
+            Some(state) => {
+                let refused = |reason: &str| {
+                    RpcError::new(
+                        INVALID_PARAMS,
+                        format!("Invalid params: the requestState is refused: {reason}"),
+                    )
+                    .with_data(json!({"reason": "invalid_request_state"}))
+                };
+                let state: String =
+                    serde_json::from_str(state.get()).map_err(|_| refused("it is not a string"))?;
+                service
+                    .sealer
+                    .open(&state, tool, &arguments)
+                    .map_err(|why| refused(why.reason()))?
+            }
+        };
+        if let Some(responses) = params.input_responses {
+            let responses: Map<String, Value> = serde_json::from_str(responses.get())
+                .map_err(|_| invalid_params("`inputResponses` must be an object"))?;
+            for (key, response) in responses {
+                if !response.is_object() {
+                    let message = format!("`inputResponses.{key}` must be a result object");
+                    return Err(invalid_params(&message));
+                }
+                answers.insert(key, response);
+            }
+        }
+        Ok(Asking::rounds(forms, answers, arguments))
+    }
+}
+
 /// Shapes a call's output for its revision and delivers it, unless the call was cancelled:
 /// through the call's outlet, or into its batch.
 pub(crate) struct Finisher {
@@ -145,7 +205,18 @@ impl Finish for Finisher {
             expose_internal_errors: self.service.expose_internal_errors,
             server_meta: &self.service.server_meta,
         };
-        let line = render::call_result(&renderer, record.version, &record.id, output);
+        let line = match output.into_input_required() {
+            Ok(input) => {
+                let state = self.service.sealer.seal(
+                    tool.spec.name,
+                    record.asking().arguments(),
+                    input.answers,
+                );
+                let server_meta = &self.service.server_meta;
+                render::input_required(server_meta, &record.id, &input.requests, &state)
+            }
+            Err(output) => render::call_result(&renderer, record.version, &record.id, output),
+        };
         // The id is free again as soon as the client can read the answer.
         self.open.remove(&record.key);
         let mut line = Some(line);

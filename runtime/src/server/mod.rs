@@ -6,6 +6,7 @@ mod calls;
 mod dispatch;
 mod error;
 mod registry;
+mod request_state;
 pub(crate) mod service;
 pub(crate) mod session;
 

@@ -24,6 +24,8 @@ pub(crate) struct Entry {
     pub(crate) instance: Option<Instance>,
     /// How quick its runs have been (a sync tool's).
     pub(crate) pace: Arc<Pace>,
+    /// It asks the client mid-call (`Elicit`, `Sample`, `Roots`).
+    pub(crate) asks: bool,
 }
 
 pub(crate) struct Registry {

@@ -6,11 +6,13 @@ use std::time::Duration;
 
 use serde_json::value::RawValue;
 
+use crate::call::ask::form::Forms;
 use crate::call::inflight::InFlight;
 use crate::call::inject::States;
 use crate::call::workers::Workers;
 use crate::protocol::wire::{Cache, ServerInfo};
 use crate::server::registry::Registry;
+use crate::server::request_state::Sealer;
 
 /// What the server holds each transport to.
 #[derive(Debug, Clone)]
@@ -36,6 +38,12 @@ pub(crate) struct Service {
     pub(crate) states: Arc<States>,
     pub(crate) workers: Workers,
     pub(crate) in_flight: Arc<InFlight>,
+    /// The forms tools elicit, made when the server started.
+    pub(crate) forms: Arc<Forms>,
+    /// How long an ask in a handshake session waits for the client.
+    pub(crate) ask_timeout: Duration,
+    /// Seals and opens 2026-07-28 request states.
+    pub(crate) sealer: Sealer,
 }
 
 impl Service {

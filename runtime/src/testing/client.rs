@@ -7,8 +7,12 @@ use serde_json::{Value, json};
 
 use crate::protocol::{Era, Level, ProtocolVersion};
 use crate::server::{Result, Server};
+use crate::testing::answers::Answers;
 use crate::testing::result::{CallResult, Received};
 use crate::transport::memory::{Conversation, Silence};
+
+/// The most rounds a 2026-07-28 call that asks may take before the client gives it up.
+const MAX_ROUNDS: usize = 32;
 
 /// How long a call may take by default before the test fails.
 const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
@@ -66,9 +70,27 @@ impl Client {
     /// Builds `server` and connects to it in `revision`: with `initialize` for a handshake
     /// revision, with each request's `_meta` for 2026-07-28.
     pub fn connect(server: Server, revision: ProtocolVersion) -> Result<Client> {
+        Client::connect_answering(server, revision, Answers::new())
+    }
+
+    /// Builds `server` and connects to it in `revision`, answering the asks of its tools with
+    /// `answers` (and declaring the capabilities they need).
+    pub fn connect_answering(
+        server: Server,
+        revision: ProtocolVersion,
+        answers: Answers,
+    ) -> Result<Client> {
         let client = json!({"name": "toolwright-testing", "version": env!("CARGO_PKG_VERSION")});
+        let capabilities = answers.capabilities(revision);
+        let conversation = Conversation::answering(
+            server.build()?,
+            revision,
+            client,
+            capabilities,
+            Some(answers.responder()),
+        );
         Ok(Client {
-            conversation: Conversation::open(server, revision, client)?,
+            conversation,
             timeout: DEFAULT_TIMEOUT,
             log_level: None,
             started: 0,
@@ -140,11 +162,12 @@ impl Client {
         if let Some(token) = &token {
             params["_meta"] = json!({"progressToken": token});
         }
-        let id = self.send("tools/call", params);
+        let id = self.send("tools/call", params.clone());
         PendingCall {
             client: self,
             id,
             tool: name.to_owned(),
+            params,
             received: Received::new(token),
         }
     }
@@ -209,6 +232,8 @@ pub struct PendingCall<'c> {
     client: &'c mut Client,
     id: i64,
     tool: String,
+    /// The call's params, to send again for the next round of a 2026-07-28 call that asks.
+    params: Value,
     received: Received,
 }
 
@@ -243,10 +268,35 @@ impl PendingCall<'_> {
             .notify("notifications/cancelled", Some(params));
     }
 
-    /// Waits for the call's result, with the progress and log messages it sent on the way.
+    /// Waits for the call's result, with the progress and log messages it sent on the way. A
+    /// 2026-07-28 call that asks is answered round after round, as a client does: each round's
+    /// `inputRequests` with the client's [`Answers`], then the call again with them.
     pub fn finish(mut self) -> std::result::Result<CallResult, RpcError> {
         let what = format!("tools/call `{}`", self.tool);
-        let answer = self.client.answer(self.id, &what);
+        let mut answer = self.client.answer(self.id, &what);
+        for _ in 0..MAX_ROUNDS {
+            let result = &answer["result"];
+            if result["resultType"] != "input_required" {
+                break;
+            }
+            let mut responses = serde_json::Map::new();
+            if let Some(Value::Object(requests)) = result.get("inputRequests") {
+                for (key, request) in requests {
+                    let method = request["method"].as_str().unwrap_or_default();
+                    let params = request.get("params").cloned().unwrap_or(Value::Null);
+                    if let Ok(response) = self.client.conversation.respond(method, &params) {
+                        responses.insert(key.clone(), response);
+                    }
+                }
+            }
+            let mut params = self.params.clone();
+            params["inputResponses"] = Value::Object(responses);
+            if let Some(state) = result.get("requestState") {
+                params["requestState"] = state.clone();
+            }
+            self.id = self.client.send("tools/call", params);
+            answer = self.client.answer(self.id, &what);
+        }
         for message in self.client.conversation.take() {
             self.received.note(message);
         }

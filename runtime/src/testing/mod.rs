@@ -28,11 +28,13 @@
 //! tool advertised in that revision, so a schema that does not describe what the tool returns
 //! fails the test rather than a client.
 
+mod answers;
 mod client;
 mod diff;
 mod manifest;
 mod result;
 
+pub use answers::Answers;
 pub use client::{Client, PendingCall, RpcError};
 pub use diff::{Change, Compatibility};
 pub use manifest::Manifest;

@@ -11,6 +11,8 @@ use std::fmt;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ToolError {
     message: String,
+    /// The client capability the tool could not go on without (from an `AskError`).
+    missing: Option<&'static str>,
 }
 
 impl ToolError {
@@ -18,6 +20,30 @@ impl ToolError {
     pub fn new(message: impl Into<String>) -> ToolError {
         ToolError {
             message: message.into(),
+            missing: None,
+        }
+    }
+
+    /// The tool cannot go on without `capability` (a path like `elicitation.url`), which the
+    /// client did not declare: `-32021` on 2026-07-28, an error result before.
+    pub(crate) fn missing_capability(capability: &'static str, message: String) -> ToolError {
+        ToolError {
+            message,
+            missing: Some(capability),
+        }
+    }
+
+    /// The output this error makes.
+    pub(crate) fn into_output(self) -> crate::tools::ToolOutput {
+        use crate::tools::output::Repr;
+        match self.missing {
+            Some(capability) => crate::tools::ToolOutput {
+                repr: Repr::MissingCapability {
+                    capability,
+                    message: self.message,
+                },
+            },
+            None => crate::tools::ToolOutput::error(self.message),
         }
     }
 

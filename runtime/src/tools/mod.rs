@@ -3,9 +3,9 @@
 
 pub(crate) mod binding;
 pub(crate) mod compiled;
-mod constraints;
+pub(crate) mod constraints;
 pub(crate) mod content;
-mod error;
+pub(crate) mod error;
 mod format;
 pub(crate) mod header_argument;
 pub(crate) mod headers;

@@ -32,9 +32,39 @@ pub(crate) enum Repr {
     InvalidArguments(BindError),
     /// A failure the client must not see in detail (a panic, an unexpected error).
     Internal(String),
+    /// The tool cannot go on without a capability the client did not declare.
+    MissingCapability {
+        /// The capability, as a path (`elicitation.url`).
+        capability: &'static str,
+        message: String,
+    },
+    /// A 2026-07-28 round ended on asks only the client's retry can answer.
+    InputRequired(Box<InputRequired>),
+}
+
+/// The asks a round ended on (`inputRequests` entries, by key), and the answers it used, for
+/// the next round's `requestState`.
+#[derive(Debug)]
+pub(crate) struct InputRequired {
+    pub(crate) requests: Vec<(String, serde_json::Value)>,
+    pub(crate) answers: serde_json::Map<String, serde_json::Value>,
 }
 
 impl ToolOutput {
+    pub(crate) fn input_required(input: InputRequired) -> ToolOutput {
+        ToolOutput {
+            repr: Repr::InputRequired(Box::new(input)),
+        }
+    }
+
+    /// The asks of a round that ended on them; the output itself otherwise.
+    pub(crate) fn into_input_required(self) -> Result<InputRequired, ToolOutput> {
+        match self.repr {
+            Repr::InputRequired(input) => Ok(*input),
+            repr => Err(ToolOutput { repr }),
+        }
+    }
+
     /// A result of one text block.
     pub fn text(text: impl Into<String>) -> ToolOutput {
         Self::content(vec![Content::text(text)])

@@ -12,9 +12,9 @@ use serde::Serialize;
 use serde_json::value::RawValue;
 
 use crate::diagnostics;
-use crate::protocol::ProtocolVersion;
-use crate::protocol::jsonrpc::{self, INVALID_PARAMS, RpcError};
+use crate::protocol::jsonrpc::{self, INVALID_PARAMS, MISSING_CLIENT_CAPABILITY, RpcError};
 use crate::protocol::wire::Modern;
+use crate::protocol::{Era, ProtocolVersion};
 use crate::tools::compiled::Compiled;
 use crate::tools::content::Content;
 use crate::tools::output::{Repr, ToolOutput};
@@ -65,6 +65,19 @@ pub(crate) fn call_result(
             (vec![Content::text(message)], None, true, false)
         }
         Repr::Internal(detail) => return internal(renderer, version, id, &detail),
+        Repr::MissingCapability {
+            capability,
+            message,
+        } => {
+            if version.era() == Era::Modern {
+                return missing_capability(id, capability, &message);
+            }
+            (vec![Content::text(message)], None, true, false)
+        }
+        Repr::InputRequired(_) => {
+            let detail = "a round of asks ended outside 2026-07-28 rounds";
+            return internal(renderer, version, id, detail);
+        }
     };
     // Structured content goes out exactly when this revision advertised an output schema,
     // in the shape that schema describes.
@@ -94,6 +107,39 @@ pub(crate) fn call_result(
         modern: Modern::of(renderer.server_meta, version),
     };
     result.line(id)
+}
+
+/// `-32021`: the call cannot go on without `capability` (a path like `elicitation.url`).
+fn missing_capability(id: &RawValue, capability: &str, message: &str) -> Vec<u8> {
+    let mut required = serde_json::json!({});
+    let mut node = &mut required;
+    for step in capability.split('.') {
+        node = &mut node[step];
+        *node = serde_json::json!({});
+    }
+    let error = RpcError::new(
+        MISSING_CLIENT_CAPABILITY,
+        format!("Missing required client capability: {message}"),
+    )
+    .with_data(serde_json::json!({"requiredCapabilities": required}));
+    jsonrpc::error_line(Some(id), &error)
+}
+
+/// A 2026-07-28 round that ended on asks: the `inputRequests` and the sealed `requestState`.
+pub(crate) fn input_required(
+    server_meta: &RawValue,
+    id: &RawValue,
+    requests: &[(String, serde_json::Value)],
+    state: &str,
+) -> Vec<u8> {
+    let requests: serde_json::Map<String, serde_json::Value> = requests.iter().cloned().collect();
+    let result = serde_json::json!({
+        "resultType": "input_required",
+        "inputRequests": requests,
+        "requestState": state,
+        "_meta": serde_json::from_str::<serde_json::Value>(server_meta.get()).unwrap_or_default(),
+    });
+    jsonrpc::result_line(id, &result)
 }
 
 /// A failure the client must not see in detail: logged with a reference, answered masked.

@@ -253,7 +253,7 @@ pub trait ViaToolError<E> {
 
 impl<E: Into<ToolError>> ViaToolError<E> for &&&Fails<E> {
     fn mapper(&self) -> fn(E) -> ToolOutput {
-        |e| ToolOutput::error(e.into().message())
+        |e| e.into().into_output()
     }
 }
 

@@ -58,12 +58,21 @@ pub(crate) enum Silence {
     TimedOut,
 }
 
+/// How the client answers the server's requests (elicitation, sampling, roots): the result
+/// for a method and its params, or an error code and message.
+pub(crate) type Responder =
+    Box<dyn FnMut(&str, &Value) -> std::result::Result<Value, (i64, String)> + Send>;
+
 /// The client's side: requests with ids of its own, in one revision, and the messages that
 /// arrive meanwhile.
 pub(crate) struct Conversation {
     connection: Connection,
     revision: ProtocolVersion,
     client: Value,
+    /// The client's capabilities, as `initialize` or each 2026-07-28 request declares them.
+    capabilities: Value,
+    /// Answers the server's requests; without one, each gets "method not found".
+    responder: Option<Responder>,
     next_id: i64,
     /// Messages that arrived while an answer to another request was awaited.
     early: VecDeque<Value>,
@@ -78,17 +87,31 @@ impl Conversation {
 
     /// A conversation with a server already built, which may serve others at the same time.
     pub(crate) fn on(service: Arc<Service>, revision: ProtocolVersion, client: Value) -> Self {
+        Conversation::answering(service, revision, client, json!({}), None)
+    }
+
+    /// A conversation whose client declares `capabilities` and answers the server's requests
+    /// with `responder`.
+    pub(crate) fn answering(
+        service: Arc<Service>,
+        revision: ProtocolVersion,
+        client: Value,
+        capabilities: Value,
+        responder: Option<Responder>,
+    ) -> Self {
         let mut conversation = Conversation {
             connection: Connection::new(service),
             revision,
             client,
+            capabilities,
+            responder,
             next_id: 0,
             early: VecDeque::new(),
         };
         if revision.era() == Era::Legacy {
             let params = json!({
                 "protocolVersion": revision.as_str(),
-                "capabilities": {},
+                "capabilities": conversation.capabilities,
                 "clientInfo": conversation.client,
             });
             let id = conversation.send_request("initialize", params);
@@ -126,7 +149,8 @@ impl Conversation {
                 .or_insert_with(|| json!({}));
             if let Some(meta) = meta.as_object_mut() {
                 meta.insert(PROTOCOL_VERSION.into(), self.revision.as_str().into());
-                meta.entry(CLIENT_CAPABILITIES).or_insert_with(|| json!({}));
+                meta.entry(CLIENT_CAPABILITIES)
+                    .or_insert_with(|| self.capabilities.clone());
                 meta.entry(CLIENT_INFO)
                     .or_insert_with(|| self.client.clone());
             }
@@ -204,7 +228,40 @@ impl Conversation {
         self.early.drain(..).collect()
     }
 
+    /// The client's answer to a request of the server's: the result, or an error code and
+    /// message ("method not found" when the client answers none).
+    pub(crate) fn respond(
+        &mut self,
+        method: &str,
+        params: &Value,
+    ) -> std::result::Result<Value, (i64, String)> {
+        match &mut self.responder {
+            Some(responder) => responder(method, params),
+            None => Err((-32601, format!("Method not found: {method}"))),
+        }
+    }
+
+    /// The next message from the server. A request of the server's is answered at once, as a
+    /// client answers while it waits for something else, and kept for the test to see.
     fn next_message(&mut self, deadline: Option<Instant>) -> std::result::Result<Value, Silence> {
+        let message = self.read(deadline)?;
+        if let (Some(method), Some(id)) = (
+            message.get("method").and_then(Value::as_str),
+            message.get("id"),
+        ) {
+            let params = message.get("params").cloned().unwrap_or(Value::Null);
+            let reply = match self.respond(method, &params) {
+                Ok(result) => json!({"jsonrpc": "2.0", "id": id, "result": result}),
+                Err((code, text)) => {
+                    json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": text}})
+                }
+            };
+            self.send_line(&reply.to_string());
+        }
+        Ok(message)
+    }
+
+    fn read(&mut self, deadline: Option<Instant>) -> std::result::Result<Value, Silence> {
         let line = match deadline {
             Some(deadline) => {
                 let left = deadline.saturating_duration_since(Instant::now());

@@ -1,0 +1,205 @@
+//! How one call asks its client, in the two ways the eras allow.
+//!
+//! In a handshake session an ask is a request of the server's own, sent to the client on the
+//! call's way back (stdio's output, the call's HTTP stream) and awaited, with a timeout and the
+//! call's cancellation; a request given up on is cancelled at the client too. On 2026-07-28 the
+//! server sends no requests: an ask is answered from the client's retry (`inputResponses`,
+//! and the answers of earlier rounds the `requestState` carries), and an ask with no answer yet
+//! stays pending, which ends the round: the call answers `input_required` with every pending
+//! ask, and the client retries. Each ask has a key in `inputRequests` (its kind's name, a
+//! number from the second of a name), the same in every round, since a round runs the same
+//! code up to the first ask it cannot answer.
+
+use std::collections::HashMap;
+use std::future::{Future, poll_fn};
+use std::pin::pin;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::task::Poll;
+use std::time::Duration;
+
+use serde_json::{Map, Value, json};
+
+use crate::call::ask::AskError;
+use crate::call::ask::form::Forms;
+use crate::call::outlet::{ClientReply, NoReply, Peer};
+use crate::call::record::CallRecord;
+
+/// What one call needs to ask its client.
+pub(crate) struct Asking {
+    pub(crate) forms: Arc<Forms>,
+    how: How,
+    run: Mutex<Run>,
+}
+
+enum How {
+    /// Handshake era: requests through the session's peer, each awaited at most `timeout`.
+    Requests { peer: Arc<Peer>, timeout: Duration },
+    /// 2026-07-28: the answers the client has given so far, by key, and the call's arguments
+    /// (a round's `requestState` is bound to them).
+    Rounds {
+        answers: Map<String, Value>,
+        arguments: Value,
+    },
+}
+
+/// What this run of the tool asked.
+#[derive(Default)]
+struct Run {
+    /// Asks so far, by key name.
+    counts: HashMap<String, u32>,
+    /// Asks with no answer yet: their keys and `{method, params}`.
+    pending: Vec<(String, Value)>,
+    /// The answers this run used, to carry into the next round.
+    used: Map<String, Value>,
+}
+
+/// The asks a round ended on, and the answers it had used.
+pub(crate) struct Unanswered {
+    pub(crate) requests: Vec<(String, Value)>,
+    pub(crate) answers: Map<String, Value>,
+}
+
+impl Asking {
+    /// Asking in a handshake session.
+    pub(crate) fn requests(forms: Arc<Forms>, peer: Arc<Peer>, timeout: Duration) -> Asking {
+        Asking {
+            forms,
+            how: How::Requests { peer, timeout },
+            run: Mutex::default(),
+        }
+    }
+
+    /// Asking on 2026-07-28, with the answers the client has given to a call with `arguments`.
+    pub(crate) fn rounds(
+        forms: Arc<Forms>,
+        answers: Map<String, Value>,
+        arguments: Value,
+    ) -> Asking {
+        Asking {
+            forms,
+            how: How::Rounds { answers, arguments },
+            run: Mutex::default(),
+        }
+    }
+
+    /// The arguments of a call asking in rounds.
+    pub(crate) fn arguments(&self) -> &Value {
+        match &self.how {
+            How::Rounds { arguments, .. } => arguments,
+            How::Requests { .. } => &Value::Null,
+        }
+    }
+
+    fn run(&self) -> MutexGuard<'_, Run> {
+        self.run.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Whether the call's asks are answered by retries (2026-07-28).
+    pub(crate) fn in_rounds(&self) -> bool {
+        matches!(self.how, How::Rounds { .. })
+    }
+
+    /// The asks waiting for the client's retry, if any: the round is over.
+    pub(crate) fn unanswered(&self) -> Option<Unanswered> {
+        let mut run = self.run();
+        if run.pending.is_empty() {
+            return None;
+        }
+        Some(Unanswered {
+            requests: std::mem::take(&mut run.pending),
+            answers: std::mem::take(&mut run.used),
+        })
+    }
+
+    /// Asks the client `method` with `params`, as the entry `name` of a round's requests, and
+    /// returns its result.
+    pub(crate) async fn ask(
+        &self,
+        record: &CallRecord,
+        name: &str,
+        method: &'static str,
+        params: Value,
+    ) -> Result<Value, AskError> {
+        match &self.how {
+            How::Requests { peer, timeout } => {
+                request(record, peer, *timeout, method, params).await
+            }
+            How::Rounds { answers, .. } => {
+                {
+                    let mut run = self.run();
+                    let count = run.counts.entry(name.to_owned()).or_default();
+                    *count += 1;
+                    let key = match *count {
+                        1 => name.to_owned(),
+                        n => format!("{name}_{n}"),
+                    };
+                    if let Some(answer) = answers.get(&key) {
+                        run.used.insert(key, answer.clone());
+                        return Ok(answer.clone());
+                    }
+                    let request = json!({"method": method, "params": params});
+                    run.pending.push((key, request));
+                }
+                // Never answered in this round: the runner ends the round instead.
+                std::future::pending().await
+            }
+        }
+    }
+}
+
+/// A request to the client, awaited at most `timeout` and while the call is not cancelled.
+async fn request(
+    record: &CallRecord,
+    peer: &Arc<Peer>,
+    timeout: Duration,
+    method: &'static str,
+    params: Value,
+) -> Result<Value, AskError> {
+    enum Outcome {
+        Reply(Result<ClientReply, NoReply>),
+        TimedOut,
+        Cancelled,
+    }
+    let reply = peer.request(&record.outlet, method, &params);
+    let id = reply.id();
+    let mut reply = pin!(reply);
+    let mut timer = pin!(tokio::time::sleep(timeout));
+    let mut cancelled = pin!(record.cancelled());
+    let outcome = poll_fn(|cx| {
+        if let Poll::Ready(reply) = reply.as_mut().poll(cx) {
+            return Poll::Ready(Outcome::Reply(reply));
+        }
+        if cancelled.as_mut().poll(cx).is_ready() {
+            return Poll::Ready(Outcome::Cancelled);
+        }
+        if timer.as_mut().poll(cx).is_ready() {
+            return Poll::Ready(Outcome::TimedOut);
+        }
+        Poll::Pending
+    })
+    .await;
+    let give_up = |reason: &str| {
+        let note = json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
+                          "params": {"requestId": id, "reason": reason}});
+        let mut line = serde_json::to_vec(&note).expect("a notification serializes");
+        line.push(b'\n');
+        record.outlet.send(line);
+    };
+    match outcome {
+        Outcome::Reply(Ok(ClientReply::Result(result))) => serde_json::from_str(result.get())
+            .map_err(|e| AskError::Invalid(format!("the client's answer is not JSON: {e}"))),
+        Outcome::Reply(Ok(ClientReply::Error(error))) => Err(AskError::Client {
+            code: error.code,
+            message: error.message,
+        }),
+        Outcome::Reply(Err(NoReply::Closed)) => Err(AskError::Cancelled),
+        Outcome::TimedOut => {
+            give_up("timed out");
+            Err(AskError::TimedOut)
+        }
+        Outcome::Cancelled => {
+            give_up("the call was cancelled");
+            Err(AskError::Cancelled)
+        }
+    }
+}

@@ -1,0 +1,95 @@
+//! [`Answers`]: how a test client answers a tool that asks.
+
+use serde_json::{Value, json};
+
+use crate::call::ask::Root;
+use crate::protocol::{Era, ProtocolVersion};
+use crate::transport::memory::Responder;
+
+type Handler = Box<dyn FnMut(&Value) -> Value + Send>;
+
+/// How a test [`Client`](super::Client) answers the server's asks: the client declares the
+/// capabilities of the answers it has, and answers each ask with them, the same way in every
+/// revision (a request to the client in a handshake session, an `input_required` round on
+/// 2026-07-28, which the client retries).
+///
+/// ```
+/// use serde_json::json;
+/// use toolwright_runtime::testing::{Answers, Client};
+/// use toolwright_runtime::{ProtocolVersion, Server};
+/// # fn server() -> Server { Server::new("example", "1") }
+///
+/// let answers = Answers::new()
+///     .elicitation(|_request| json!({"action": "accept", "content": {"confirm": true}}))
+///     .sampling(|_request| json!({"role": "assistant", "model": "test",
+///                                 "content": {"type": "text", "text": "Paris"}}));
+/// let client = Client::connect_answering(server(), ProtocolVersion::V2025_11_25, answers);
+/// ```
+#[derive(Default)]
+pub struct Answers {
+    elicitation: Option<Handler>,
+    sampling: Option<Handler>,
+    roots: Option<Vec<Root>>,
+}
+
+impl Answers {
+    /// Answers nothing (and declares no capability).
+    pub fn new() -> Answers {
+        Answers::default()
+    }
+
+    /// Answers `elicitation/create` (forms and URLs) with `answer`, given the request's params
+    /// (`message`, `requestedSchema`, `mode`, `url`); it returns the `ElicitResult`
+    /// (`{"action": "accept", "content": {...}}`, `{"action": "decline"}`).
+    pub fn elicitation(mut self, answer: impl FnMut(&Value) -> Value + Send + 'static) -> Answers {
+        self.elicitation = Some(Box::new(answer));
+        self
+    }
+
+    /// Answers `sampling/createMessage` with `answer`, given the request's params; it returns
+    /// the `CreateMessageResult` (`role`, `content`, `model`).
+    pub fn sampling(mut self, answer: impl FnMut(&Value) -> Value + Send + 'static) -> Answers {
+        self.sampling = Some(Box::new(answer));
+        self
+    }
+
+    /// Answers `roots/list` with these roots.
+    pub fn roots(mut self, roots: Vec<Root>) -> Answers {
+        self.roots = Some(roots);
+        self
+    }
+
+    /// The capabilities these answers declare in `revision`.
+    pub(crate) fn capabilities(&self, revision: ProtocolVersion) -> Value {
+        let mut capabilities = json!({});
+        if self.elicitation.is_some() {
+            capabilities["elicitation"] = match revision >= ProtocolVersion::V2025_11_25 {
+                true => json!({"form": {}, "url": {}}),
+                false => json!({}),
+            };
+        }
+        if self.sampling.is_some() {
+            capabilities["sampling"] = json!({});
+        }
+        if self.roots.is_some() {
+            capabilities["roots"] = match revision.era() {
+                Era::Legacy => json!({"listChanged": true}),
+                Era::Modern => json!({}),
+            };
+        }
+        capabilities
+    }
+
+    /// The answers as the conversation's responder.
+    pub(crate) fn responder(mut self) -> Responder {
+        Box::new(move |method, params| {
+            let answer = match method {
+                "elicitation/create" => self.elicitation.as_mut().map(|f| f(params)),
+                "sampling/createMessage" => self.sampling.as_mut().map(|f| f(params)),
+                "roots/list" => self.roots.as_ref().map(|roots| json!({"roots": roots})),
+                _ => None,
+            };
+            answer.ok_or_else(|| (-32601, format!("Method not found: {method}")))
+        })
+    }
+}
