@@ -24,7 +24,9 @@ use crate::protocol::{Era, ProtocolVersion};
 use crate::server::service::Service;
 use crate::server::session::Answer;
 use crate::transport::http::config::Http;
-use crate::transport::http::reply::{Accepts, accepted, error, event_response, json, status_of};
+use crate::transport::http::reply::{
+    Accepts, accepted, answer_status, error, event_response, json, status_of,
+};
 use crate::transport::http::sessions::{HttpSession, Sessions};
 use crate::transport::http::stream::{EventBody, EventStream, ResponseBody};
 
@@ -187,13 +189,13 @@ impl Endpoint {
             };
             if let Some(answer) = stream.first(patience).await {
                 guard.defuse();
-                return json(StatusCode::OK, answer.to_vec());
+                return json(answer_status(&answer, era), answer.to_vec());
             }
         }
         guard.defuse();
         if !accepts.events {
             // JSON only, and notifications came first: they are dropped, the answer waits.
-            return self.json_when_answered(stream, cancel).await;
+            return self.json_when_answered(stream, cancel, era).await;
         }
         self.events(stream, priming, cancel)
     }
@@ -203,6 +205,7 @@ impl Endpoint {
         &self,
         stream: Arc<EventStream>,
         cancel: Option<Arc<CallRecord>>,
+        era: Era,
     ) -> Response<ResponseBody> {
         let guard = CancelOnDrop(cancel);
         let mut body = EventBody::new(stream, EventStream::FIRST, false, FOR_GOOD, None);
@@ -217,7 +220,10 @@ impl Endpoint {
             .as_deref()
             .and_then(|event| event.strip_prefix(b"event: message\ndata: "))
         {
-            Some(line) => json(StatusCode::OK, line.trim_ascii_end().to_vec()),
+            Some(line) => {
+                let line = line.trim_ascii_end();
+                json(answer_status(line, era), line.to_vec())
+            }
             None => accepted(),
         }
     }

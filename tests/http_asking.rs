@@ -1,0 +1,148 @@
+//! Tools that ask, over Streamable HTTP. In a handshake session the server's request travels on
+//! the call's own event stream and the client POSTs its response; on 2026-07-28 each ask is a
+//! round of `input_required`, and any replica that shares the key serves the next round.
+#![cfg(feature = "http")]
+
+mod common;
+
+use common::http::Endpoint;
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::{Value, json};
+use toolwright::Server;
+use toolwright::prelude::*;
+
+#[derive(Deserialize, JsonSchema)]
+struct Confirm {
+    confirm: bool,
+}
+
+/// Deletes the notes with a tag, once the user confirms.
+#[mcp_tool(destructive)]
+async fn delete_tagged(tag: String, ask: Elicit<Confirm>) -> Result<String, ToolError> {
+    match ask.form(format!("Delete every note tagged {tag}?")).await? {
+        Answer::Accept(Confirm { confirm: true }) => Ok(format!("deleted the notes tagged {tag}")),
+        _ => Ok("kept them".into()),
+    }
+}
+
+fn server() -> Server {
+    Server::new("asking-http", "1").discover()
+}
+
+/// `initialize` with the elicitation capability; the session id.
+fn initialize(endpoint: &Endpoint) -> String {
+    let reply = endpoint
+        .post(
+            &json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+                "protocolVersion": "2025-11-25",
+                "capabilities": {"elicitation": {"form": {}}},
+                "clientInfo": {"name": "toolwright-tests", "version": "0"}
+            }}),
+        )
+        .send();
+    assert_eq!(reply.status, 200, "{}", reply.text());
+    let session = reply.header("mcp-session-id").unwrap().to_owned();
+    let initialized = endpoint
+        .post(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))
+        .session(&session, "2025-11-25")
+        .send();
+    assert_eq!(initialized.status, 202);
+    session
+}
+
+#[test]
+fn a_handshake_session_asks_on_the_call_s_stream() {
+    let endpoint = Endpoint::start(server());
+    let session = initialize(&endpoint);
+    for (confirm, expected) in [(true, "deleted the notes tagged old"), (false, "kept them")] {
+        let mut call = endpoint
+            .in_session(
+                &session,
+                "2025-11-25",
+                7,
+                "tools/call",
+                json!({"name": "delete_tagged", "arguments": {"tag": "old"}}),
+            )
+            .open();
+        assert_eq!(call.status, 200);
+        let request = call.next_message().expect("the server's request");
+        assert_eq!(request["method"], "elicitation/create", "{request}");
+        assert_eq!(
+            request["params"]["requestedSchema"]["properties"]["confirm"]["type"],
+            "boolean"
+        );
+
+        // A response nobody waits for is accepted and dropped; the right one resumes the call.
+        let stray = endpoint
+            .post(&json!({"jsonrpc": "2.0", "id": 4242, "result": {"action": "cancel"}}))
+            .session(&session, "2025-11-25")
+            .send();
+        assert_eq!(stray.status, 202, "{}", stray.text());
+        let response = endpoint
+            .post(&json!({"jsonrpc": "2.0", "id": request["id"],
+                "result": {"action": "accept", "content": {"confirm": confirm}}}))
+            .session(&session, "2025-11-25")
+            .send();
+        assert_eq!(response.status, 202, "{}", response.text());
+
+        let answer = call.next_message().expect("the call's answer");
+        assert_eq!(answer["id"], 7, "{answer}");
+        assert_eq!(answer["result"]["content"][0]["text"], expected, "{answer}");
+        assert!(
+            call.next_message().is_none(),
+            "the stream ends with the answer"
+        );
+    }
+}
+
+/// A 2026-07-28 `tools/call` with the elicitation capability declared.
+fn modern_call(endpoint: &Endpoint, id: i64, mut params: Value) -> Value {
+    params["_meta"] = json!({"io.modelcontextprotocol/clientCapabilities": {"elicitation": {}}});
+    let reply = endpoint.modern(id, "tools/call", params).send();
+    assert_eq!(reply.status, 200, "{}", reply.text());
+    reply.answer()
+}
+
+#[test]
+fn rounds_over_http_cross_replicas_that_share_a_key() {
+    let key = [7u8; 32];
+    let first = Endpoint::start(server().request_state_key(key));
+    let second = Endpoint::start(server().request_state_key(key));
+    let stranger = Endpoint::start(server());
+
+    let call = json!({"name": "delete_tagged", "arguments": {"tag": "old"}});
+    let round = modern_call(&first, 1, call.clone());
+    assert_eq!(round["result"]["resultType"], "input_required", "{round}");
+    let state = round["result"]["requestState"].clone();
+    let mut retry = call.clone();
+    retry["inputResponses"] =
+        json!({"confirm": {"action": "accept", "content": {"confirm": true}}});
+    retry["requestState"] = state;
+
+    let done = modern_call(&second, 2, retry.clone());
+    assert_eq!(
+        done["result"]["content"][0]["text"], "deleted the notes tagged old",
+        "{done}"
+    );
+    let refused = modern_call(&stranger, 3, retry);
+    assert_eq!(refused["error"]["code"], -32602, "{refused}");
+    assert_eq!(
+        refused["error"]["data"]["reason"], "invalid_request_state",
+        "{refused}"
+    );
+
+    // Without the capability, the call cannot proceed: -32021 names what is missing.
+    let reply = first.modern(4, "tools/call", call).send();
+    assert_eq!(reply.status, 400, "{}", reply.text());
+    let missing = reply.answer();
+    assert_eq!(missing["error"]["code"], -32021, "{missing}");
+    assert_eq!(
+        missing["error"]["data"]["requiredCapabilities"],
+        json!({"elicitation": {}}),
+        "{missing}"
+    );
+    for endpoint in [first, second, stranger] {
+        endpoint.stop().unwrap();
+    }
+}
