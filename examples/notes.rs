@@ -1,6 +1,6 @@
 //! A note-keeping MCP server: one `Notes` value holds the notes, and its `#[mcp_tool_type]`
 //! methods are the tools. `export_notes` is long-running: it reports progress and stops when
-//! the client cancels it.
+//! the client cancels it. `delete_tagged` asks the user to confirm before it deletes anything.
 //!
 //! ```sh
 //! cargo run --example notes -- call add_note '{"text": "buy milk", "tags": ["errands"]}'
@@ -39,6 +39,13 @@ struct NoteList {
 struct Export {
     path: String,
     notes: usize,
+}
+
+/// The form `delete_tagged` shows the user.
+#[derive(Deserialize, JsonSchema)]
+struct Confirm {
+    /// Delete them for good.
+    confirm: bool,
 }
 
 /// Limits the server enforces, shared with the tools as state.
@@ -152,6 +159,36 @@ impl Notes {
             notes: notes.len(),
         })
     }
+
+    /// Deletes every note with a tag, once the user confirms.
+    ///
+    /// # Arguments
+    /// * `tag` - The tag of the notes to delete.
+    #[mcp_tool(destructive, idempotent, open_world = false)]
+    async fn delete_tagged(&self, tag: String, ask: Elicit<Confirm>) -> Result<String, ToolError> {
+        // On 2026-07-28 the code before the answer runs again in every round: it only looks.
+        let count = self
+            .snapshot()
+            .iter()
+            .filter(|n| n.tags.contains(&tag))
+            .count();
+        if count == 0 {
+            return Ok(format!("no note is tagged {tag}"));
+        }
+        let question = format!("Delete {count} notes tagged {tag}?");
+        match ask.form(question).await? {
+            Answer::Accept(Confirm { confirm: true }) => {
+                let mut notes = self.lock();
+                let before = notes.len();
+                notes.retain(|_, note| !note.tags.contains(&tag));
+                Ok(format!(
+                    "deleted {} notes tagged {tag}",
+                    before - notes.len()
+                ))
+            }
+            _ => Ok(format!("kept the notes tagged {tag}")),
+        }
+    }
 }
 
 fn server() -> Server {
@@ -174,7 +211,7 @@ mod tests {
     use super::*;
     use serde_json::json;
     use toolwright::ProtocolVersion;
-    use toolwright::testing::{Client, Manifest};
+    use toolwright::testing::{Answers, Client, Manifest};
 
     #[test]
     fn notes_are_found_by_tag_in_every_revision() {
@@ -221,6 +258,36 @@ mod tests {
             !std::path::Path::new(path).exists()
         });
         assert!(gone, "the partial export was removed");
+    }
+
+    #[test]
+    fn tagged_notes_go_only_when_the_user_confirms() {
+        let asking = ProtocolVersion::ALL
+            .into_iter()
+            .filter(|r| r.has_elicitation());
+        for revision in asking {
+            for confirm in [false, true] {
+                let answers = Answers::new().elicitation(move |request| {
+                    assert_eq!(request["message"], "Delete 2 notes tagged old?");
+                    json!({"action": "accept", "content": {"confirm": confirm}})
+                });
+                let mut client = Client::connect_answering(server(), revision, answers).unwrap();
+                for text in ["a", "b"] {
+                    client
+                        .call("add_note", json!({"text": text, "tags": ["old"]}))
+                        .unwrap();
+                }
+                let done = client.call("delete_tagged", json!({"tag": "old"})).unwrap();
+                let left = client.call("list_notes", json!({"tag": "old"})).unwrap();
+                if confirm {
+                    assert_eq!(done.text(), "deleted 2 notes tagged old", "{revision}");
+                    assert!(!left.text().contains("\"a\""), "{revision}");
+                } else {
+                    assert_eq!(done.text(), "kept the notes tagged old", "{revision}");
+                    assert!(left.text().contains("\"a\""), "{revision}");
+                }
+            }
+        }
     }
 
     #[test]

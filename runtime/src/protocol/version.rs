@@ -118,6 +118,12 @@ impl ProtocolVersion {
         self >= ProtocolVersion::V2025_11_25
     }
 
+    /// Elicitation, a tool asking the user through the client (2025-06-18 on); URL mode
+    /// comes with 2025-11-25.
+    pub fn has_elicitation(self) -> bool {
+        self >= ProtocolVersion::V2025_06_18
+    }
+
     /// `message` on progress notifications (2025-03-26 on).
     pub fn has_progress_message(self) -> bool {
         self >= ProtocolVersion::V2025_03_26

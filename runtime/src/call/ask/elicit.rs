@@ -49,7 +49,7 @@ impl<T: JsonSchema + DeserializeOwned + 'static> Inject for Elicit<T> {
 impl<T: JsonSchema + DeserializeOwned + 'static> Elicit<T> {
     /// Whether the client takes forms.
     pub fn supported(&self) -> bool {
-        self.cx.protocol_version() >= ProtocolVersion::V2025_06_18
+        self.cx.protocol_version().has_elicitation()
             && declared(&self.cx, "elicitation")
             && match self.cx.client_capabilities()["elicitation"].as_object() {
                 // A bare `elicitation: {}` means forms only.
