@@ -1,7 +1,10 @@
 //! The fixture tools the official MCP conformance suite calls, written with toolwright: every
-//! content type, errors, logging, progress, and a hand-written JSON Schema 2020-12 input schema.
+//! content type, errors, logging, progress, a hand-written JSON Schema 2020-12 input schema, and
+//! (in `asking`) tools that ask the client for input, a model's answer or its roots.
 //! `tests/interop/run.sh` serves it to the suite (behind a stdio-to-HTTP bridge) and to the
 //! official SDK clients.
+
+mod asking;
 
 use std::process::ExitCode;
 use std::time::Duration;
@@ -117,7 +120,7 @@ fn test_logging_tool(log: Log) -> &'static str {
 }
 
 /// Tool with JSON Schema 2020-12 features.
-#[mcp_tool(read_only, input_schema = include_str!("conformance_schema.json"))]
+#[mcp_tool(read_only, input_schema = include_str!("schema.json"))]
 fn json_schema_2020_12_tool(arguments: Args<Value>) -> String {
     format!("ok: {}", arguments.0)
 }
@@ -168,7 +171,7 @@ fn main() -> ExitCode {
 mod tests {
     use super::*;
     use serde_json::json;
-    use toolwright::testing::{Client, Manifest};
+    use toolwright::testing::{Answers, Client, Manifest};
     use toolwright::{Level, ProtocolVersion};
 
     #[test]
@@ -183,6 +186,62 @@ mod tests {
         assert_eq!(done, [0.0, 50.0, 100.0]);
         let result = client.call("test_tool_with_logging", json!({})).unwrap();
         assert_eq!(result.logs().len(), 3);
+    }
+
+    /// The `requestedSchema` a tool's first ask sends in 2025-11-25.
+    fn requested_schema(tool: &str) -> serde_json::Value {
+        let seen = std::sync::Arc::new(std::sync::Mutex::new(json!(null)));
+        let keep = std::sync::Arc::clone(&seen);
+        let answers = Answers::new().elicitation(move |request| {
+            *keep.lock().unwrap() = request["requestedSchema"].clone();
+            json!({"action": "decline"})
+        });
+        let mut client =
+            Client::connect_answering(server(), ProtocolVersion::V2025_11_25, answers).unwrap();
+        let result = client.call(tool, json!({})).unwrap();
+        assert!(!result.is_error(), "{}", result.text());
+        seen.lock().unwrap().clone()
+    }
+
+    #[test]
+    fn forms_with_defaults_and_every_kind_of_enum() {
+        let defaults = requested_schema("test_elicitation_sep1034_defaults");
+        assert_eq!(defaults["required"], json!([]));
+        assert_eq!(
+            defaults["properties"],
+            json!({
+                "name": {"type": "string", "description": "User name", "default": "John Doe"},
+                "age": {"type": "integer", "description": "User age", "default": 30},
+                "score": {"type": "number", "description": "User score", "default": 95.5},
+                "status": {"type": "string", "description": "User status",
+                           "enum": ["active", "inactive", "pending"], "default": "active"},
+                "verified": {"type": "boolean", "description": "Verification status", "default": true}
+            })
+        );
+        let enums = &requested_schema("test_elicitation_sep1330_enums")["properties"];
+        assert_eq!(
+            enums["untitledSingle"],
+            json!({"type": "string", "description": "Pick one", "enum": ["option1", "option2", "option3"]})
+        );
+        assert_eq!(
+            enums["titledSingle"]["oneOf"],
+            json!([{"const": "value1", "title": "First Option"},
+                   {"const": "value2", "title": "Second Option"},
+                   {"const": "value3", "title": "Third Option"}])
+        );
+        assert_eq!(
+            enums["legacyEnum"]["enumNames"],
+            json!(["Option One", "Option Two", "Option Three"])
+        );
+        assert_eq!(
+            enums["untitledMulti"],
+            json!({"type": "array", "description": "Pick some", "minItems": 1, "maxItems": 3,
+                   "items": {"type": "string", "enum": ["option1", "option2", "option3"]}})
+        );
+        assert_eq!(
+            enums["titledMulti"]["items"]["anyOf"][0],
+            json!({"const": "value1", "title": "First Choice"})
+        );
     }
 
     #[test]

@@ -352,12 +352,19 @@ impl Client {
         serde_json::from_str(&line).unwrap()
     }
 
-    /// A request in the revision chosen with [`Client::open`], with id 1; its answer as written.
+    /// A request in the revision chosen with [`Client::open`], with id 1; its answer as written
+    /// (the notifications before it, such as a tool's log messages, are passed over).
     pub fn ask_raw(&mut self, method: &str, mut params: Value) -> String {
         if self.revision.as_deref() == Some("2026-07-28") {
             params["_meta"] = modern_meta();
         }
         self.send(&json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params}));
-        self.recv_raw()
+        loop {
+            let line = self.recv_raw();
+            let message: Value = serde_json::from_str(&line).unwrap();
+            if message.get("method").is_none() {
+                return line;
+            }
+        }
     }
 }
