@@ -42,18 +42,6 @@ NOT_APPLICABLE = {
         ("the server has no resources (it does not declare them)", "-32601"),
     "sep-2549-resources-templates-list-caching-hints":
         ("the server has no resources (it does not declare them)", "-32601"),
-    "sep-2575-server-rejects-undeclared-capability":
-        ("no tool needs a client capability yet, so the example has no `test_missing_capability` fixture",
-         "test_missing_capability"),
-    "sep-2575-missing-capability-http-400":
-        ("no tool needs a client capability yet, so the example has no `test_missing_capability` fixture",
-         "test_missing_capability"),
-    "tools-call-sampling":
-        ("toolwright tools cannot send requests to the client (sampling) yet: no `test_sampling` fixture",
-         "Unknown tool: test_sampling"),
-    "tools-call-elicitation":
-        ("toolwright tools cannot send requests to the client (elicitation) yet: no `test_elicitation` fixture",
-         "Unknown tool: test_elicitation"),
 }
 
 
@@ -76,13 +64,21 @@ def run() -> None:
         # one of them for 2026-07-28): a broken list command must not shrink the run unseen.
         if len(names) < 8:
             check(False, f"conformance {version}: the suite lists the tools scenarios", f"found only {names}")
+    asking = ["elicitation-sep1034-defaults", "elicitation-sep1330-enums"]
+    # Every multi-round-trip scenario but the one that needs a prompt (a tools-only server).
+    rounds = [name for name in listed_scenarios("conformance-alpha", "2026-07-28", "input-required-result-")
+              if name != "input-required-result-non-tool-request"]
+    if len(rounds) < 13:
+        check(False, "conformance 2026-07-28: the suite lists the input-required-result scenarios", f"found only {rounds}")
     runs = [
         ("conformance", "2025-11-25",
-         ["server-initialize", "ping", "logging-set-level"] + tools["2025-11-25"] + common + ["server-sse-polling"]),
+         ["server-initialize", "ping", "logging-set-level"] + tools["2025-11-25"] + common + asking
+         + ["server-sse-polling"]),
+        ("conformance", "2025-06-18", ["tools-call-elicitation", "tools-call-sampling"]),
         # 0.1.16 has no session-lifecycle scenario; the alpha has it for the handshake era.
         ("conformance-alpha", "2025-11-25", ["server-session-lifecycle"]),
         ("conformance-alpha", "2026-07-28",
-         tools["2026-07-28"] + common
+         tools["2026-07-28"] + common + rounds
          + ["server-stateless", "caching", "http-header-validation", "http-custom-header-server-validation"]),
     ]
     excluded: set[str] = set()

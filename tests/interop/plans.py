@@ -52,7 +52,7 @@ def plans(tag: str) -> dict[str, list[dict]]:
     }
 
 
-TOOL_COUNTS = {"quickstart": 4, "notes": 4, "conformance": 13}
+TOOL_COUNTS = {"quickstart": 4, "notes": 5, "conformance": 26}
 
 
 def judge(call: dict, record: dict, logs: list | None) -> str | None:
