@@ -22,6 +22,9 @@ commands:
   serve             the same: serve MCP over stdin and stdout
   serve --http ADDR serve MCP over Streamable HTTP at http://ADDR/mcp until ctrl-c; ADDR is
                     HOST:PORT, or PORT alone for 127.0.0.1:PORT (needs the `http` feature)
+      --request-state-key-file PATH
+                    seal 2026-07-28 rounds with the key in PATH (at least 32 bytes), the
+                    same in every replica, so that each accepts the rounds another began
   list              print the tools, with their schemas, as JSON
   call NAME [JSON]  call the tool NAME with the JSON object of arguments (default {})
                     and print its result; exits 1 when the result is an error
@@ -39,6 +42,9 @@ pub enum Command {
     ServeHttp {
         /// Where to listen.
         addr: std::net::SocketAddr,
+        /// A file holding the key that seals `requestState` (see
+        /// [`Server::request_state_key`]); `None` for a random key.
+        request_state_key_file: Option<std::path::PathBuf>,
     },
     /// Print every tool, with its schemas, as JSON.
     List,
@@ -77,7 +83,10 @@ impl Command {
         let args: Vec<&str> = args.iter().map(AsRef::as_ref).collect();
         match args.as_slice() {
             [] | ["serve"] => Ok(Command::Serve),
-            ["serve", "--http", addr] => serve_http(addr),
+            ["serve", "--http", addr] => serve_http(addr, None),
+            ["serve", "--http", addr, "--request-state-key-file", path] => {
+                serve_http(addr, Some(path))
+            }
             ["help" | "--help" | "-h"] => Ok(Command::Help),
             ["list"] => Ok(Command::List),
             ["call", name] => Ok(call(name, "{}")?),
@@ -91,14 +100,17 @@ impl Command {
 }
 
 #[cfg(feature = "http")]
-fn serve_http(addr: &str) -> Result<Command, UsageError> {
+fn serve_http(addr: &str, key_file: Option<&str>) -> Result<Command, UsageError> {
     use std::net::{SocketAddr, ToSocketAddrs};
     let parsed = match addr.parse::<u16>() {
         Ok(port) => Some(SocketAddr::from(([127, 0, 0, 1], port))),
         Err(_) => addr.to_socket_addrs().ok().and_then(|mut a| a.next()),
     };
     parsed
-        .map(|addr| Command::ServeHttp { addr })
+        .map(|addr| Command::ServeHttp {
+            addr,
+            request_state_key_file: key_file.map(Into::into),
+        })
         .ok_or_else(|| {
             UsageError(format!(
                 "`{addr}` is not an address to listen on, like 127.0.0.1:8080"
@@ -107,7 +119,7 @@ fn serve_http(addr: &str) -> Result<Command, UsageError> {
 }
 
 #[cfg(not(feature = "http"))]
-fn serve_http(_: &str) -> Result<Command, UsageError> {
+fn serve_http(_: &str, _: Option<&str>) -> Result<Command, UsageError> {
     Err(UsageError(
         "this server was built without HTTP: build it with toolwright's `http` feature".into(),
     ))
@@ -174,7 +186,20 @@ impl Server {
                 };
             }
             #[cfg(feature = "http")]
-            Command::ServeHttp { addr } => {
+            Command::ServeHttp {
+                addr,
+                request_state_key_file,
+            } => {
+                let server = match request_state_key_file {
+                    Some(path) => match std::fs::read(&path) {
+                        Ok(key) => self.request_state_key(key),
+                        Err(e) => {
+                            let path = path.display();
+                            return fail(&format_args!("cannot read the key file `{path}`: {e}"));
+                        }
+                    },
+                    None => self,
+                };
                 let http = crate::transport::http::Http::for_address(addr);
                 let shutdown = crate::transport::http::shutdown_signal();
                 let announce = |bound| {
@@ -183,7 +208,7 @@ impl Server {
                         crate::transport::http::PATH
                     )
                 };
-                return match self.serve_http_bound(addr, http, shutdown, announce) {
+                return match server.serve_http_bound(addr, http, shutdown, announce) {
                     Ok(()) => ExitCode::SUCCESS,
                     Err(e) => fail(&e),
                 };
@@ -252,5 +277,13 @@ mod tests {
         );
         assert!(Command::parse(["call", "add", "[1]"]).is_err());
         assert!(Command::parse(["frobnicate"]).is_err());
+        #[cfg(feature = "http")]
+        assert_eq!(
+            Command::parse(["serve", "--http", "8080", "--request-state-key-file", "k"]),
+            Ok(Command::ServeHttp {
+                addr: ([127, 0, 0, 1], 8080).into(),
+                request_state_key_file: Some("k".into()),
+            })
+        );
     }
 }
