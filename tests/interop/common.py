@@ -84,13 +84,13 @@ class HttpServer:
     and expects exit code 0 within SHUTDOWN_TIMEOUT seconds (graceful shutdown); the outcome
     goes to `shutdowns`, reported by `shutdown_check`."""
 
-    def __init__(self, name: str, label: str) -> None:
-        self.name, self.label = name, label
+    def __init__(self, name: str, label: str, extra: tuple[str, ...] = ()) -> None:
+        self.name, self.label, self.extra = name, label, extra
 
     def __enter__(self) -> "HttpServer":
         self.log_path = SCRATCH / f"server-{next(serial)}-{self.name}.log"
         self.log = open(self.log_path, "wb")
-        self.process = subprocess.Popen([*server(self.name), "serve", "--http", "127.0.0.1:0"],
+        self.process = subprocess.Popen([*server(self.name), "serve", "--http", "127.0.0.1:0", *self.extra],
                                         stdin=subprocess.DEVNULL, stdout=self.log, stderr=self.log)
         if not wait_until(self.bound, self.process):
             self.process.kill()

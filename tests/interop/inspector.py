@@ -6,7 +6,7 @@ import os
 import subprocess
 
 from common import NODE, NPM, SCRATCH, HttpServer, check, fails_as, server, shutdown_check
-from plans import TOOL_COUNTS, judge, plans
+from plans import TOOL_COUNTS, answerable, judge, plans
 
 INSPECTOR = NPM / "inspector" / "node_modules" / "@modelcontextprotocol" / "inspector" / "clients" / "launcher" / "build" / "index.js"
 
@@ -36,10 +36,11 @@ def run() -> None:
             ok = done.returncode == 0 and listed == TOOL_COUNTS[name]
             check(ok, f"inspector --strict {era} {name}", "" if ok else f"exit {done.returncode}, {listed} tools: {(done.stdout + done.stderr)[-400:]}")
     # Over HTTP: one Inspector process per request, so the calls share the server's state
-    # (the notes plan finds its note again); the Inspector cannot cancel a call or show progress.
+    # (the notes plan finds its note again); the Inspector cannot cancel a call, show progress
+    # or answer a tool's asks.
     for era in ["legacy", "modern"]:
         for name, calls in plans("inspector").items():
-            calls = [c for c in calls if "cancelAfterMs" not in c]
+            calls = [c for c in answerable(calls, "inspector") if "cancelAfterMs" not in c]
             label = f"inspector http {era} {name}"
             with fails_as(label), HttpServer(name, label) as http:
                 target = [http.url, "--transport", "http", "--protocol-era", era, "--format", "json"]

@@ -29,6 +29,15 @@ def plans(tag: str) -> dict[str, list[dict]]:
             {"name": "export_notes", "arguments": {"path": cancelled, "pause_ms": 10000}, "cancelAfterMs": 400,
              "expect": {"cancelled": True, "removed": cancelled}},
             {"name": "delete_note", "arguments": {"id": 1}, "expect": {"text": "deleted note 1"}},
+            # The user declines, then confirms: only then are the notes gone.
+            {"name": "add_note", "arguments": {"text": "old", "tags": ["old"]}, "expect": {"structured": True}},
+            {"name": "delete_tagged", "arguments": {"tag": "old"}, "answers": {"elicitation": {"action": "decline"}},
+             "expect": {"text": "kept the notes tagged old", "asked": ["elicitation/create"]}},
+            {"name": "delete_tagged", "arguments": {"tag": "old"},
+             "answers": {"elicitation": {"action": "accept", "content": {"confirm": True}}},
+             "expect": {"text": "deleted 1 notes tagged old", "asked": ["elicitation/create"]}},
+            {"name": "delete_tagged", "arguments": {"tag": "old"}, "answers": {},
+             "expect": {"text": "no note is tagged old", "asked": []}},
         ],
         "conformance": [
             {"name": "test_simple_text", "expect": {"text": "This is a simple text response for testing."}},
@@ -48,8 +57,20 @@ def plans(tag: str) -> dict[str, list[dict]]:
             # client resumes it (GET with Last-Event-ID) to get the result.
             {"name": "test_reconnection", "expect": {"text": "Reconnection test completed"}},
             {"name": "test_streaming_elicitation", "progress": True, "expect": {"text": "Streaming completed", "progress": True}},
+            {"name": "test_sampling", "arguments": {"prompt": "Capital of France?"},
+             "answers": {"sampling": {"role": "assistant", "content": {"type": "text", "text": "Paris"},
+                                      "model": "interop", "stopReason": "endTurn"}},
+             "expect": {"text": "LLM response: Paris", "asked": ["sampling/createMessage"]}},
         ],
     }
+
+
+def answerable(calls: list[dict], client: str) -> list[dict]:
+    """The calls `client` can make: those that need the client to answer an ask (`answers`)
+    only for the clients that answer (the TypeScript and Python SDK clients)."""
+    if client in ("ts-sdk-1", "ts-sdk-2", "python-sdk"):
+        return calls
+    return [c for c in calls if "answers" not in c]
 
 
 TOOL_COUNTS = {"quickstart": 4, "notes": 5, "conformance": 26}
@@ -79,6 +100,8 @@ def judge(call: dict, record: dict, logs: list | None) -> str | None:
         values = [p["progress"] for p in record.get("progress", [])]
         if not values or values != sorted(set(values)):
             return f"progress {values}: expected a strictly increasing series"
+    if "asked" in expect and "asked" in record and record["asked"] != expect["asked"]:
+        return f"the client was asked {record['asked']}, expected {expect['asked']}"
     if "logs" in expect and logs is not None and len([l for l in logs if l.get("logger") == call["name"]]) < expect["logs"]:
         return f"expected {expect['logs']} log messages, got {logs}"
     return None

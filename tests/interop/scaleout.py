@@ -3,6 +3,7 @@ clients go round-robin and must get the same results as from one instance; a 202
 session goes through a side with affinity and must stay on one instance."""
 
 import itertools
+import os
 import shutil
 import signal
 import socket
@@ -129,8 +130,13 @@ def run() -> None:
         check(False, "scale-out: nginx", "nginx is not installed (install.sh installs it with apt-get)")
         return
     calls = plans("scale-out")["conformance"]
-    with fails_as("scale-out"), HttpServer("conformance", "scale-out instance A") as a, \
-            HttpServer("conformance", "scale-out instance B") as b, Nginx([a, b]) as lb:
+    # One key seals the multi-round-trip state of both instances: a round one began, the
+    # other finishes.
+    key = SCRATCH / "request-state.key"
+    key.write_bytes(os.urandom(32))
+    shared = ("--request-state-key-file", str(key))
+    with fails_as("scale-out"), HttpServer("conformance", "scale-out instance A", shared) as a, \
+            HttpServer("conformance", "scale-out instance B", shared) as b, Nginx([a, b]) as lb:
         # 2026-07-28: round-robin over both instances; each request stands alone.
         for client in ["ts-sdk-2", "python-sdk"]:
             out = run_plan(client, "2026-07-28", "2026-07-28", "conformance", [lb.url("stateless")],

@@ -11,7 +11,7 @@ import subprocess
 from pathlib import Path
 
 from common import HERE, NODE, NPM, PYTHON, RMCP, ROOT, HttpServer, check, fails_as, server, shutdown_check
-from plans import TOOL_COUNTS, judge, leftovers, plans
+from plans import TOOL_COUNTS, answerable, judge, leftovers, plans
 
 # Each client in each era it speaks: (client, mode, negotiated version).
 STDIO_CLIENTS = [
@@ -66,6 +66,7 @@ def run_client(client: str, mode: str, calls: list[dict], target: list[str], tim
 def run_plan(client: str, mode: str, version: str, name: str, target: list[str], label: str,
              calls: list[dict]) -> dict:
     """Runs one client over one plan and checks the outcome (one check line)."""
+    calls = answerable(calls, client)
     out = run_client(client, mode, calls, target)
     if not out.get("ok"):
         check(False, label, json.dumps(out.get("error"))[:400])

@@ -4,7 +4,11 @@ as one JSON document.
 usage: python py_client.py PLAN_JSON -- SERVER_CMD [ARGS...]   (stdio: spawns the server)
        python py_client.py PLAN_JSON -- URL                    (Streamable HTTP, http://...)
 PLAN: {"mode": "legacy" | "auto" | "2026-07-28", "logLevel": null | "info",
-       "calls": [{"name", "arguments", "progress": bool, "cancelAfterMs": number | null}]}
+       "calls": [{"name", "arguments", "progress": bool, "cancelAfterMs": number | null,
+                  "answers": {"elicitation": ElicitResult, "sampling": CreateMessageResult}}]}
+The client declares elicitation and sampling and answers the server's asks during a call with
+that call's `answers` (a decline when it has none), recording each ask's method: as requests in
+a session, or through the SDK's multi-round-trip driver on 2026-07-28.
 The SDK validates every structuredContent against the tool's outputSchema; a violation makes
 the call fail. A call with `cancelAfterMs` is abandoned that long after it was sent (an anyio
 cancel scope): the SDK then posts `notifications/cancelled` (stdio, or an HTTP session), or
@@ -34,10 +38,28 @@ async def main() -> None:
     async def on_log(params: types.LoggingMessageNotificationParams) -> None:
         out["logs"].append(dump(params))
 
+    # The call in progress: its plan entry and its record.
+    current: dict[str, Any] = {}
+
+    def given(kind: str, method: str) -> dict | None:
+        current["record"]["asked"].append(method)
+        return current["call"].get("answers", {}).get(kind)
+
+    async def on_elicitation(context: Any, params: types.ElicitRequestParams) -> types.ElicitResult:
+        return types.ElicitResult.model_validate(given("elicitation", "elicitation/create") or {"action": "decline"})
+
+    async def on_sampling(context: Any, params: types.CreateMessageRequestParams) -> Any:
+        answer = given("sampling", "sampling/createMessage")
+        if answer is None:
+            return types.ErrorData(code=-32603, message="no sampling answer in the plan")
+        return types.CreateMessageResult.model_validate(answer)
+
     options: dict[str, Any] = dict(
         mode=plan.get("mode", "auto"),
         read_timeout_seconds=15,
         logging_callback=on_log,
+        elicitation_callback=on_elicitation,
+        sampling_callback=on_sampling,
         client_info=types.Implementation(name="toolwright-interop", version="1.0.0"),
     )
     if plan.get("logLevel") and options["mode"] != "legacy":
@@ -58,7 +80,8 @@ async def main() -> None:
                     break
             out["tools"] = tools
             for call in plan["calls"]:
-                record: dict[str, Any] = {"name": call["name"], "progress": []}
+                record: dict[str, Any] = {"name": call["name"], "progress": [], "asked": []}
+                current.update(call=call, record=record)
 
                 async def on_progress(progress: float, total: float | None, message: str | None, record=record) -> None:
                     record["progress"].append({"progress": progress, "total": total})

@@ -5,7 +5,11 @@
 // usage: node ts_client.mjs PLAN_JSON -- SERVER_CMD [ARGS...]   (stdio: spawns the server)
 //        node ts_client.mjs PLAN_JSON -- URL                    (Streamable HTTP, http://...)
 // PLAN: {"sdk": "v1" | "v2", "mode": "legacy" | "auto" | "2026-07-28", "logLevel": null | "info",
-//        "calls": [{"name", "arguments", "progress": bool, "cancelAfterMs": number | null}]}
+//        "calls": [{"name", "arguments", "progress": bool, "cancelAfterMs": number | null,
+//                   "answers": {"elicitation": ElicitResult, "sampling": CreateMessageResult}}]}
+// The client declares elicitation and sampling and answers the server's asks during a call with
+// that call's `answers` (a decline when it has none), recording each ask's method: as requests
+// in a session, or through the SDK's multi-round-trip driver on 2026-07-28.
 // The client lists the tools first, so the SDK validates each structuredContent against the
 // tool's outputSchema; a violation makes the call fail. A call with `cancelAfterMs` is aborted
 // that long after it was sent: the SDK posts `notifications/cancelled` (stdio, or an HTTP
@@ -20,7 +24,7 @@ const http = /^https?:\/\//.test(command);
 
 const error = (e) => ({ name: e?.constructor?.name, code: e?.code, message: String(e?.message ?? e) });
 const out = { ok: true, logs: [], calls: [] };
-const options = { capabilities: {} };
+const options = { capabilities: { elicitation: {}, sampling: {} } };
 if (v2) {
   const mode = plan.mode ?? 'legacy';
   options.versionNegotiation = { mode: mode === 'legacy' || mode === 'auto' ? mode : { pin: mode } };
@@ -32,6 +36,23 @@ if (v2) {
 } else {
   const { LoggingMessageNotificationSchema } = await import('@modelcontextprotocol/sdk/types.js');
   client.setNotificationHandler(LoggingMessageNotificationSchema, onLog);
+}
+// The call in progress: its plan entry and its record.
+let current = null;
+const answer = (kind, method) => {
+  current?.record.asked.push(method);
+  const given = current?.call.answers?.[kind];
+  if (given) return given;
+  if (kind === 'elicitation') return { action: 'decline' };
+  throw new Error(`no ${kind} answer in the plan`);
+};
+if (v2) {
+  client.setRequestHandler('elicitation/create', async () => answer('elicitation', 'elicitation/create'));
+  client.setRequestHandler('sampling/createMessage', async () => answer('sampling', 'sampling/createMessage'));
+} else {
+  const { ElicitRequestSchema, CreateMessageRequestSchema } = await import('@modelcontextprotocol/sdk/types.js');
+  client.setRequestHandler(ElicitRequestSchema, async () => answer('elicitation', 'elicitation/create'));
+  client.setRequestHandler(CreateMessageRequestSchema, async () => answer('sampling', 'sampling/createMessage'));
 }
 let transport;
 if (http) {
@@ -73,7 +94,8 @@ try {
   } while (cursor);
   out.tools = tools;
   for (const call of plan.calls) {
-    const record = { name: call.name, progress: [] };
+    const record = { name: call.name, progress: [], asked: [] };
+    current = { call, record };
     const abort = new AbortController();
     const timer = call.cancelAfterMs != null ? setTimeout(() => abort.abort('cancelled'), call.cancelAfterMs) : null;
     try {
