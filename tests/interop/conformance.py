@@ -5,10 +5,13 @@ left out only when they fail for that reason."""
 
 import json
 import re
+import signal
+import socket
 import subprocess
+import urllib.request
 from pathlib import Path
 
-from common import NODE, NPM, SCRATCH, HttpServer, check, fails_as, shutdown_check, skip
+from common import NODE, NPM, SCRATCH, HttpServer, check, fails_as, server, shutdown_check, skip, stop_process, wait_until
 
 
 def suite_runner(suite: str) -> Path:
@@ -22,14 +25,51 @@ def listed_scenarios(suite: str, version: str, prefix: str) -> list[str]:
     return [m.group(1) for m in re.finditer(r"^\s*- (\S+) \[", done.stdout, re.M) if m.group(1).startswith(prefix)]
 
 
-def scenario(suite: str, url: str, name: str, version: str) -> list[dict]:
-    out = SCRATCH / f"{suite}-{version}-{name}"
+def scenario(suite: str, url: str, name: str, version: str, transport: str) -> list[dict]:
+    out = SCRATCH / f"{suite}-{version}-{name}-{transport}"
     subprocess.run([str(NODE), str(suite_runner(suite)), "server", "--url", url, "--scenario", name, "-o", str(out),
                     "--spec-version", version], capture_output=True, text=True, timeout=300)
     checks = []
     for path in out.glob("*/checks.json"):
         checks.extend(json.loads(path.read_text()))
     return checks
+
+
+class Bridge:
+    """The conformance example over stdio, behind supergateway (a stdio-to-Streamable-HTTP
+    bridge in a session per client): the suite speaks HTTP only. The bridge is handshake-era
+    only, so it carries the scenarios that do not test HTTP itself."""
+
+    def __init__(self, label: str) -> None:
+        self.label = label
+
+    def __enter__(self) -> "Bridge":
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = s.getsockname()[1]
+        gateway = NPM / "bridge" / "node_modules" / "supergateway" / "dist" / "index.js"
+        self.log_path = SCRATCH / f"bridge-{port}.log"
+        self.log = open(self.log_path, "wb")
+        self.url = f"http://127.0.0.1:{port}/mcp"
+        # The bridge exits when its stdin closes, and CI runs with no stdin: hold a pipe.
+        self.process = subprocess.Popen(
+            [str(NODE), str(gateway), "--stdio", " ".join(server("conformance")), "--outputTransport",
+             "streamableHttp", "--stateful", "--port", str(port), "--healthEndpoint", "/healthz"],
+            stdin=subprocess.PIPE, stdout=self.log, stderr=subprocess.STDOUT)
+
+        def healthy() -> bool:
+            try:
+                return urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1).status == 200
+            except OSError:
+                return False
+        if not wait_until(healthy, self.process):
+            self.__exit__()
+            raise RuntimeError(f"the bridge did not start: {self.log_path.read_text(errors='replace')[-400:]}")
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        stop_process(self.process, signal.SIGTERM, 5)
+        self.log.close()
 
 
 # Checks (by id) that the suite runs but that do not apply to these servers: why, and the
@@ -81,13 +121,20 @@ def run() -> None:
          tools["2026-07-28"] + common + rounds
          + ["server-stateless", "caching", "http-header-validation", "http-custom-header-server-validation"]),
     ]
+    # Over stdio, through the bridge: everything of the handshake era that is not about HTTP.
+    stdio = ["server-initialize", "ping", "logging-set-level"] + tools["2025-11-25"] + asking
+    runs = [(suite, version, names, "http") for suite, version, names in runs] + [
+        ("conformance", "2025-11-25", stdio, "stdio"),
+        ("conformance", "2025-06-18", ["tools-call-elicitation", "tools-call-sampling"], "stdio"),
+    ]
     excluded: set[str] = set()
-    for suite, version, names in runs:
-        with fails_as(f"conformance {version} ({suite})"), \
-                HttpServer("conformance", f"conformance {suite} {version}") as http:
+    for suite, version, names, transport in runs:
+        served = HttpServer("conformance", f"conformance {suite} {version}") if transport == "http" \
+            else Bridge(f"conformance stdio {version}")
+        with fails_as(f"conformance {version} ({suite}, {transport})"), served as http:
             for name in names:
-                label = f"conformance {version} {name}"
-                checks = scenario(suite, http.url, name, version)
+                label = f"conformance {version} {name}" + (" over stdio" if transport == "stdio" else "")
+                checks = scenario(suite, http.url, name, version, transport)
                 relevant = [c for c in checks if not not_applicable(c)]
                 excluded.update(c["id"] for c in checks if not_applicable(c))
                 if checks and not relevant:

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the pinned interop clients into .cache/interop (ignored by git): Node 22 from npm,
-# the official conformance suite (stable and alpha), the TypeScript SDK clients 1.x and 2.x,
+# the official conformance suite (stable and alpha), the supergateway stdio->HTTP bridge (the
+# suite speaks only HTTP), the TypeScript SDK clients 1.x and 2.x,
 # the Inspector CLI, the Python SDK in a venv, and the rmcp (Rust SDK) client built from
 # rmcp-client/ with cargo; and nginx from Debian (for the scale-out checks) when it is missing.
 # Each npm package set installs from its committed lockfile, the rmcp client from its
@@ -18,7 +19,7 @@ fail() {
   exit 1
 }
 
-# A set no longer in npm/ (such as the old stdio->HTTP bridge) is removed from the cache.
+# A set no longer in npm/ is removed from the cache.
 for cached in "$cache"/npm/*/; do
   if [ -d "$cached" ] && ! [ -d "$here/npm/$(basename "$cached")" ]; then
     rm -rf "$cached"
