@@ -85,7 +85,15 @@
 //! | `log: Log` | `log.info("...")`: `notifications/message` at the level the client asked for |
 //! | `cancel: Cancellation` | `cancel.is_cancelled()`, `cancel.cancelled().await`; no response is sent for a cancelled call |
 //! | `db: State<Db>` | shared state registered with `.state(Db::open()?)`; a missing state stops the server at start-up |
+//! | `ask: Elicit<T>` | `ask.form("message").await?`: a form of `T`'s fields for the user, answered with an [`Answer<T>`](Answer) (`async fn` only) |
+//! | `sample: Sample` | `sample.prompt("question", max_tokens).await?`: the client's model answers (`async fn` only) |
+//! | `roots: Roots` | `roots.list().await?`: the client's roots (`async fn` only) |
 //! | `#[inject] conn: Conn` | any type that implements [`Inject`] |
+//!
+//! The asking parameters work in every revision: in a session each ask is a request to the
+//! client; on 2026-07-28 the call answers `input_required` and runs again, from the top, with
+//! the client's answers, so the code before an ask must not act on what is not confirmed yet.
+//! See [`Elicit`], [`Sample`] and [`Roots`].
 //!
 //! A type of your own that happens to be named like one of these is reported at compile time;
 //! mark it `#[arg]` to make it an argument.

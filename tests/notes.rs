@@ -27,7 +27,13 @@ fn tools_from_both_impl_blocks() {
     let names = common::tool_names(&list);
     assert_eq!(
         names,
-        ["add_note", "delete_note", "export_notes", "list_notes"]
+        [
+            "add_note",
+            "delete_note",
+            "delete_tagged",
+            "export_notes",
+            "list_notes"
+        ]
     );
 }
 
