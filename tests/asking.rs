@@ -12,7 +12,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 use toolwright::prelude::*;
 use toolwright::testing::{Answers, Client};
-use toolwright::{ProtocolVersion, Root, SamplingRequest};
+use toolwright::{Era, ProtocolVersion, Root, SamplingRequest};
 
 #[derive(Deserialize, JsonSchema)]
 struct Confirm {
@@ -104,6 +104,19 @@ async fn both_at_once(ask: Elicit<Step1>, roots: Roots) -> Result<String, ToolEr
 #[mcp_tool]
 async fn must_sample(sample: Sample) -> Result<String, ToolError> {
     Ok(sample.prompt("hi", 5).await?.model)
+}
+
+/// Sends the user to a page (URL mode).
+#[mcp_tool]
+async fn sign_in(ask: Elicit) -> String {
+    match ask
+        .url("Sign in to the archive", "https://example.com/login")
+        .await
+    {
+        Ok(Answer::Accept(())) => "opened".into(),
+        Ok(_) => "not opened".into(),
+        Err(error) => format!("failed: {error}"),
+    }
 }
 
 /// Says how an ask failed.
@@ -245,6 +258,31 @@ fn an_answer_that_does_not_fit_the_form() {
             "{revision}: {}",
             result.text()
         );
+    }
+}
+
+#[test]
+fn url_mode_from_2025_11_25() {
+    for revision in ASKING {
+        let answers = Answers::new().elicitation(move |request| {
+            assert_eq!(request["mode"], "url", "{revision}");
+            assert_eq!(request["url"], "https://example.com/login", "{revision}");
+            // A session's client matches the completion notification by this id.
+            let id = request["elicitationId"].as_str().unwrap_or("");
+            assert_eq!(
+                id.len() == 32,
+                revision.era() == Era::Legacy,
+                "{revision}: {id}"
+            );
+            json!({"action": "accept"})
+        });
+        let mut client = Client::connect_answering(server(), revision, answers).unwrap();
+        let text = client.call("sign_in", json!({})).unwrap().text();
+        let expected = match revision {
+            ProtocolVersion::V2025_06_18 => "failed: the client does not support `elicitation.url`",
+            _ => "opened",
+        };
+        assert_eq!(text, expected, "{revision}");
     }
 }
 
