@@ -449,8 +449,16 @@ fn replicas_that_share_a_key_accept_each_others_rounds() {
         on_b["result"]["content"][0]["text"], "deleted the notes tagged t",
         "{on_b}"
     );
-    let on_stranger = call(&mut stranger.client, retry);
+    let on_stranger = call(&mut stranger.client, retry.clone());
     assert_eq!(on_stranger["error"]["code"], -32602, "{on_stranger}");
+    // The state is bound to the arguments too: it does not confirm deleting another tag.
+    let mut other_tag = retry;
+    other_tag["arguments"]["tag"] = json!("u");
+    let refused = call(&mut a.client, other_tag);
+    assert_eq!(
+        refused["error"]["data"]["reason"], "invalid_request_state",
+        "{refused}"
+    );
 }
 
 #[test]
