@@ -46,6 +46,7 @@ pub struct Server {
     page_size: Option<usize>,
     cache_ttl: Duration,
     expose_internal_errors: bool,
+    decode_string_arguments: bool,
     ask_timeout: Duration,
     /// The key of 2026-07-28 request states; random per process when `None`.
     state_key: Option<Vec<u8>>,
@@ -95,6 +96,7 @@ impl Server {
             page_size: None,
             cache_ttl: Duration::from_secs(3600),
             expose_internal_errors: false,
+            decode_string_arguments: true,
             ask_timeout: Duration::from_secs(600),
             state_key: None,
             state_ttl: Duration::from_secs(900),
@@ -242,6 +244,16 @@ impl Server {
         self
     }
 
+    /// Whether an argument sent as JSON text, where the input schema asks for an array, an
+    /// object, a number or a boolean (`"[1, 2]"`, `"{\"a\": 1}"`, `"3"`, `"true"`), is decoded
+    /// and bound as that value: language models often send them so. On by default; a parameter
+    /// that may be a string always keeps the string. Only arguments that would not bind
+    /// otherwise are looked at, so a well-formed call costs nothing more.
+    pub fn decode_string_arguments(mut self, decode: bool) -> Server {
+        self.decode_string_arguments = decode;
+        self
+    }
+
     /// Shows the details of panics and unexpected errors to the client, for development.
     /// By default the client sees "internal error (ref …)" and the details go to stderr only.
     pub fn expose_internal_errors(mut self, expose: bool) -> Server {
@@ -332,6 +344,7 @@ impl Server {
             limits: self.limits,
             cache_ttl: self.cache_ttl,
             expose_internal_errors: self.expose_internal_errors,
+            decode_string_arguments: self.decode_string_arguments,
             registry: Registry::new(tools, self.page_size),
             states: Arc::new(self.states),
             workers: Default::default(),

@@ -53,7 +53,11 @@ impl Session {
                 return Err(invalid_params("`arguments` must be an object"));
             }
             a => Arguments::new(a.map(RawValue::to_owned))
-                .constrained(tool.compiled.constraints.clone()),
+                .constrained(tool.compiled.constraints.clone())
+                .decoding(
+                    (service.decode_string_arguments)
+                        .then(|| Arc::clone(&tool.compiled.input_schema)),
+                ),
         };
         let workers = service.workers.get().map_err(|e| {
             RpcError::new(

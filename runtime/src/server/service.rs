@@ -34,6 +34,8 @@ pub(crate) struct Service {
     pub(crate) cache_ttl: Duration,
     /// Show the details of internal errors to clients (development only).
     pub(crate) expose_internal_errors: bool,
+    /// Decode arguments sent as JSON text where the schema asks for another type.
+    pub(crate) decode_string_arguments: bool,
     pub(crate) registry: Registry,
     pub(crate) states: Arc<States>,
     pub(crate) workers: Workers,

@@ -19,6 +19,8 @@ pub struct Arguments {
     raw: Option<Box<RawValue>>,
     /// The tool's input schema's constraints, when it has any.
     constraints: Option<Arc<Constraints>>,
+    /// The tool's input schema, when arguments sent as JSON text are decoded by it.
+    decoding: Option<Arc<Value>>,
 }
 
 impl std::fmt::Debug for Arguments {
@@ -41,12 +43,21 @@ impl Arguments {
         Arguments {
             raw,
             constraints: None,
+            decoding: None,
         }
     }
 
     /// The same arguments, checked against `constraints` once they bind.
     pub(crate) fn constrained(mut self, constraints: Option<Arc<Constraints>>) -> Arguments {
         self.constraints = constraints;
+        self
+    }
+
+    /// The same arguments, where a string stands for a value of another type the input schema
+    /// asks for (`"[1, 2]"` for an array, `"true"` for a boolean), decoded: models often send
+    /// them so. A string stays a string where the schema allows one.
+    pub(crate) fn decoding(mut self, input_schema: Option<Arc<Value>>) -> Arguments {
+        self.decoding = input_schema;
         self
     }
 
@@ -84,15 +95,13 @@ impl Arguments {
         })
     }
 
-    /// Binds with `bind`, retrying once with integral numbers written as integers, then checks
-    /// the constraints.
+    /// Binds with `bind`, retrying once with the values the schema allows but serde does not
+    /// (see [`rewritten`]), then checks the constraints.
     fn bind_with<T>(&self, bind: impl Fn(&str) -> Result<T, ToolOutput>) -> Result<T, ToolOutput> {
         let mut json = Cow::Borrowed(self.json());
         let value = match bind(&json) {
             Ok(value) => value,
-            Err(error) => match integral(&json) {
-                // `2.0` is an integer to JSON Schema (`"type": "integer"` accepts it), but not to
-                // serde: a value the schema allows must bind.
+            Err(error) => match rewritten(&json, self.decoding.as_deref()) {
                 Some(rewritten) => {
                     let value = bind(&rewritten).map_err(|_| error)?;
                     json = Cow::Owned(rewritten);
@@ -130,10 +139,89 @@ fn locate<T: DeserializeOwned>(json: &str, first: &serde_json::Error) -> ToolOut
     }
 }
 
-/// `json` with every float that has no fractional part (`2.0`, `1e3`) written as an integer,
-/// or `None` when it has none.
+/// `json` with what a first binding refused but the input schema allows rewritten, or `None`
+/// when there is nothing to rewrite: strings that hold JSON of the type the schema asks for
+/// (when `decoding`), and floats with no fractional part (`2.0`, `1e3`), which are integers to
+/// JSON Schema but not to serde.
 #[cold]
-fn integral(json: &str) -> Option<String> {
+fn rewritten(json: &str, decoding: Option<&Value>) -> Option<String> {
+    let mut value: Value = serde_json::from_str(json).ok()?;
+    let decoded = decoding.is_some_and(|schema| decode(schema, schema, &mut value));
+    (integral(&mut value) | decoded).then(|| value.to_string())
+}
+
+/// Decodes, in `value` as described by `schema`, each string that the schema does not allow
+/// and that holds JSON of a type it does allow. Whether anything changed.
+fn decode(root: &Value, schema: &Value, value: &mut Value) -> bool {
+    match value {
+        Value::String(text) => {
+            if admits(root, schema, "string") {
+                return false;
+            }
+            let Ok(parsed) = serde_json::from_str::<Value>(text) else {
+                return false;
+            };
+            let kind = match &parsed {
+                Value::Array(_) => "array",
+                Value::Object(_) => "object",
+                Value::Bool(_) => "boolean",
+                Value::Number(n) if n.is_f64() => "number",
+                Value::Number(_) => "integer",
+                Value::Null | Value::String(_) => return false,
+            };
+            // Integers are numbers, and a whole number is an integer (`"3.0"` for an integer).
+            let whole = parsed.as_f64().is_some_and(|f| f.fract() == 0.0);
+            let fits = admits(root, schema, kind)
+                || (kind == "integer" && admits(root, schema, "number"))
+                || (kind == "number" && whole && admits(root, schema, "integer"));
+            if fits {
+                *value = parsed;
+            }
+            fits
+        }
+        Value::Object(fields) => {
+            fields.iter_mut().fold(false, |any, (name, field)| {
+                match schema_at(root, schema, &[name.as_str()]) {
+                    Some(inner) => decode(root, inner, field) | any,
+                    None => any,
+                }
+            })
+        }
+        Value::Array(items) => match schema_at(root, schema, &["0"]) {
+            Some(inner) => items
+                .iter_mut()
+                .fold(false, |any, item| decode(root, inner, item) | any),
+            None => false,
+        },
+        _ => false,
+    }
+}
+
+/// Whether `schema` says a value may be of JSON type `kind`, in one of its alternatives. A
+/// schema that names no type (`{}`, a `const`) is taken to allow a string, so that nothing is
+/// decoded where the author may have meant text.
+fn admits(root: &Value, schema: &Value, kind: &str) -> bool {
+    let schema = resolve(root, schema);
+    let alternatives: Vec<&Value> = ["anyOf", "oneOf", "allOf"]
+        .iter()
+        .filter_map(|key| schema.get(*key).and_then(Value::as_array))
+        .flatten()
+        .collect();
+    let typed = match schema.get("type") {
+        Some(Value::String(t)) => Some(t == kind),
+        Some(Value::Array(types)) => Some(types.iter().any(|t| t == kind)),
+        _ => None,
+    };
+    match typed {
+        Some(true) => true,
+        Some(false) => alternatives.iter().any(|a| admits(root, a, kind)),
+        None if alternatives.is_empty() => kind == "string",
+        None => alternatives.iter().any(|a| admits(root, a, kind)),
+    }
+}
+
+/// Writes every float in `value` that has no fractional part as an integer. Whether any was.
+fn integral(value: &mut Value) -> bool {
     fn rewrite(value: &mut Value) -> bool {
         match value {
             Value::Number(n) if n.is_f64() => {
@@ -154,8 +242,7 @@ fn integral(json: &str) -> Option<String> {
             _ => false,
         }
     }
-    let mut value: Value = serde_json::from_str(json).ok()?;
-    rewrite(&mut value).then(|| value.to_string())
+    rewrite(value)
 }
 
 fn invalid(e: &serde_path_to_error::Error<serde_json::Error>) -> ToolOutput {

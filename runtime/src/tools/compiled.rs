@@ -24,8 +24,9 @@ pub(crate) struct Source {
 
 /// A tool's schemas and constraints, ready to serve.
 pub(crate) struct Compiled {
-    /// The input schema, parsed (binding errors read it).
-    pub(crate) input_schema: Value,
+    /// The input schema, parsed (binding errors read it, and binding decodes arguments sent
+    /// as JSON text by it).
+    pub(crate) input_schema: Arc<Value>,
     /// The input schema as served: generated and serialized, or the hand-written text.
     pub(crate) input_schema_json: Box<RawValue>,
     pub(crate) output: Option<OutputSchema>,
@@ -79,7 +80,7 @@ impl Compiled {
             None => None,
         };
         Ok(Compiled {
-            input_schema,
+            input_schema: Arc::new(input_schema),
             input_schema_json,
             output,
             constraints,
