@@ -1,7 +1,8 @@
-//! Diagnostics on stderr, the one place MCP lets a stdio server talk freely.
+//! Diagnostics on stderr, the one place MCP lets a stdio server talk freely, or as `tracing`
+//! events.
 //!
-//! Written directly rather than through a logging facade: the details of a masked error must
-//! reach stderr even in a program that installed no logger.
+//! The details of a masked error are a `tracing` event when a subscriber takes it, and a line
+//! on stderr otherwise: they must never be lost, whatever the program installed.
 
 use std::hash::{BuildHasher, RandomState};
 use std::io::Write;
@@ -12,6 +13,19 @@ use std::sync::atomic::{AtomicU64, Ordering};
 pub(crate) fn error(message: std::fmt::Arguments<'_>) {
     let mut err = std::io::stderr().lock();
     let _ = writeln!(err, "toolwright: {message}");
+}
+
+/// The details of an error the client saw masked, under the reference it saw: an `ERROR`
+/// event of target `toolwright` (fields `tool`, `reference`) when a subscriber takes one, or
+/// else a line on stderr.
+pub(crate) fn masked(tool: &str, reference: &str, detail: &str) {
+    if tracing::enabled!(target: "toolwright", tracing::Level::ERROR) {
+        tracing::error!(target: "toolwright", tool, reference, "tool `{tool}` failed (ref {reference}): {detail}");
+    } else {
+        error(format_args!(
+            "tool `{tool}` failed (ref {reference}): {detail}"
+        ));
+    }
 }
 
 /// A short reference that ties the masked message a client sees to the details on stderr.

@@ -12,8 +12,11 @@ pub(crate) mod pace;
 pub(crate) mod progress;
 pub(crate) mod record;
 pub(crate) mod run;
+pub(crate) mod span;
 pub(crate) mod spec;
 mod sync_pool;
+#[cfg(feature = "opentelemetry")]
+pub(crate) mod trace_context;
 pub(crate) mod workers;
 
 pub use ask::{

@@ -60,28 +60,39 @@ impl Sink for tokio::sync::mpsc::UnboundedSender<Vec<u8>> {
 
 /// The lines of one request, on their way to the transport.
 #[derive(Clone)]
-pub(crate) struct Outlet(Arc<dyn Sink>);
+pub(crate) struct Outlet {
+    sink: Arc<dyn Sink>,
+    /// The transport's name, as traces show it (`stdio`, `http`, `memory`).
+    transport: &'static str,
+}
 
 impl Outlet {
-    pub(crate) fn new(sink: impl Sink) -> Outlet {
-        Outlet(Arc::new(sink))
+    pub(crate) fn new(transport: &'static str, sink: impl Sink) -> Outlet {
+        Outlet {
+            sink: Arc::new(sink),
+            transport,
+        }
+    }
+
+    pub(crate) fn transport(&self) -> &'static str {
+        self.transport
     }
 
     pub(crate) fn send(&self, line: Vec<u8>) {
-        self.0.send(line);
+        self.sink.send(line);
     }
 
     pub(crate) fn finish(&self, answer: Option<Vec<u8>>) {
-        self.0.finish(answer);
+        self.sink.finish(answer);
     }
 
     pub(crate) fn release(&self) {
-        self.0.release();
+        self.sink.release();
     }
 
     #[cfg(feature = "http")]
     pub(crate) fn extensions(&self) -> Option<&http::Extensions> {
-        self.0.extensions()
+        self.sink.extensions()
     }
 }
 
@@ -224,7 +235,7 @@ mod tests {
 
     fn peer() -> (Arc<Peer>, Outlet, std::sync::mpsc::Receiver<Vec<u8>>) {
         let (lines, sent) = std::sync::mpsc::channel();
-        (Arc::default(), Outlet::new(lines), sent)
+        (Arc::default(), Outlet::new("memory", lines), sent)
     }
 
     fn raw(json: &str) -> Box<RawValue> {

@@ -17,6 +17,7 @@ use crate::call::ask::asking::Asking;
 use crate::call::context::ClientSource;
 use crate::call::inject::States;
 use crate::call::outlet::Outlet;
+use crate::call::span::RequestSpan;
 use crate::protocol::id::IdKey;
 use crate::protocol::{Level, ProtocolVersion};
 
@@ -49,6 +50,8 @@ pub(crate) struct CallRecord {
     pub(crate) state: CallState,
     /// How the call asks its client, for a tool that does.
     pub(crate) asking: Option<Box<Asking>>,
+    /// The request's span: the tool runs in it, and its answer ends it.
+    pub(crate) span: RequestSpan,
 }
 
 /// The gate and the cancellation signal of a call.
@@ -168,11 +171,12 @@ pub(crate) mod tests {
             tool: "test",
             progress_token: Some(RawValue::from_string("\"p\"".into()).unwrap()),
             log_threshold: Some(Level::Info),
-            outlet: Outlet::new(lines),
+            outlet: Outlet::new("memory", lines),
             states: Arc::default(),
             instance: None,
             state: CallState::default(),
             asking: None,
+            span: RequestSpan::none(),
         })
     }
 

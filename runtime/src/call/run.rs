@@ -9,6 +9,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::pin::Pin;
 use std::sync::Arc;
 use std::task::{Context as TaskContext, Poll};
+use tracing::Instrument;
 
 use crate::call::record::CallRecord;
 use crate::call::spec::{BoxFuture, Handler, Invocation};
@@ -60,7 +61,10 @@ impl<F: Finish> Call<F> {
             pace,
             ..
         } = self;
-        let output = metered(&pace, false, run, invocation);
+        let output = record
+            .span
+            .span()
+            .in_scope(|| metered(&pace, false, run, invocation));
         if let Some(wait) = record.spacing() {
             std::thread::sleep(wait);
         }
@@ -76,7 +80,10 @@ impl<F: Finish> Call<F> {
             pace,
             ..
         } = self;
-        let output = metered(&pace, true, run, invocation);
+        let output = record
+            .span
+            .span()
+            .in_scope(|| metered(&pace, true, run, invocation));
         if let Some(wait) = record.spacing() {
             tokio::time::sleep(wait).await;
         }
@@ -95,10 +102,12 @@ impl<F: Finish> Call<F> {
             .as_ref()
             .filter(|asking| asking.in_rounds())
             .map(|_| Arc::clone(&record));
+        let span = record.span.span().clone();
         let output = CatchUnwind {
             future: run(invocation),
             rounds,
         }
+        .instrument(span)
         .await;
         if let Some(wait) = record.spacing() {
             tokio::time::sleep(wait).await;

@@ -95,7 +95,7 @@ mod tests {
     #[test]
     fn a_batch_is_answered_once_all_answers_are_in() {
         let (lines, sent) = std::sync::mpsc::channel();
-        let batch = Batch::new(Outlet::new(lines));
+        let batch = Batch::new(Outlet::new("memory", lines));
         batch.add(b"1\n".to_vec());
         batch.expect();
         batch.expect();
@@ -109,10 +109,10 @@ mod tests {
     #[test]
     fn a_batch_answered_at_once_is_returned() {
         let (lines, sent) = std::sync::mpsc::channel();
-        let batch = Batch::new(Outlet::new(lines));
+        let batch = Batch::new(Outlet::new("memory", lines));
         batch.add(b"1\n".to_vec());
         assert_eq!(batch.close(), Some(Some(b"[1]\n".to_vec())));
-        let batch = Batch::new(Outlet::new(std::sync::mpsc::channel().0));
+        let batch = Batch::new(Outlet::new("memory", std::sync::mpsc::channel().0));
         assert_eq!(
             batch.close(),
             Some(None),

@@ -13,20 +13,23 @@ use serde_json::{Map, Value, json};
 use crate::call::ask::asking::Asking;
 use crate::call::context::{ClientSource, Context};
 use crate::call::inflight::{Guard, Open};
-use crate::call::outlet::Outlet;
 use crate::call::record::{CallRecord, CallState};
 use crate::call::run::{Call, Finish};
+use crate::call::span::Outcome;
 use crate::call::spec::Invocation;
 use crate::protocol::id::IdKey;
-use crate::protocol::jsonrpc::{INTERNAL_ERROR, INVALID_PARAMS, RpcError};
+use crate::protocol::jsonrpc::{
+    INTERNAL_ERROR, INVALID_PARAMS, MISSING_CLIENT_CAPABILITY, RpcError,
+};
 use crate::protocol::params::{Meta, Params};
 use crate::protocol::{Era, ProtocolVersion};
 use crate::server::batch::Batch;
 use crate::server::dispatch::{invalid_params, log_level};
 use crate::server::service::Service;
-use crate::server::session::{Answer, Session, id_in_use};
+use crate::server::session::{Answer, Session, Via, id_in_use};
 use crate::tools::ToolOutput;
 use crate::tools::binding::Arguments;
+use crate::tools::output::Repr;
 use crate::tools::render::{self, Renderer};
 
 impl Session {
@@ -36,7 +39,7 @@ impl Session {
         version: ProtocolVersion,
         params: &Params<'_>,
         meta: &Meta<'_>,
-        outlet: &Outlet,
+        via: Via<'_>,
         batch: Option<&Arc<Batch>>,
     ) -> Result<Answer, RpcError> {
         let service = &self.service;
@@ -107,11 +110,12 @@ impl Session {
             tool: tool.spec.name,
             progress_token: meta.progress_token.map(RawValue::to_owned),
             log_threshold,
-            outlet: outlet.clone(),
+            outlet: via.outlet.clone(),
             states: Arc::clone(&service.states),
             instance: tool.instance.clone(),
             state: CallState::default(),
             asking,
+            span: via.span.clone(),
         });
         if !self.open.insert(&record) {
             return Err(id_in_use(id));
@@ -202,6 +206,9 @@ pub(crate) struct Finisher {
 
 impl Finish for Finisher {
     fn finish(self, record: &CallRecord, output: ToolOutput) {
+        // A masked error's event belongs to the call's span.
+        let _in_span = record.span.span().enter();
+        let outcome = outcome(&output, record.version);
         let tool = self.service.registry.get(self.tool);
         let renderer = Renderer {
             tool: &tool.compiled,
@@ -224,15 +231,35 @@ impl Finish for Finisher {
         // The id is free again as soon as the client can read the answer.
         self.open.remove(&record.key);
         let mut line = Some(line);
-        let sent = record.finish(|| match &self.batch {
-            Some(batch) => batch.deliver(line.take()),
-            None => record.outlet.finish(line.take()),
+        // The span ends before the client can read the answer (and follow up on it).
+        let sent = record.finish(|| {
+            record.span.end(outcome);
+            match &self.batch {
+                Some(batch) => batch.deliver(line.take()),
+                None => record.outlet.finish(line.take()),
+            }
         });
         if !sent {
+            record.span.end(Outcome::Cancelled);
             match &self.batch {
                 Some(batch) => batch.deliver(None),
                 None => record.outlet.finish(None),
             }
         }
+    }
+}
+
+/// How a call's output ends its request, as its span records it.
+fn outcome(output: &ToolOutput, version: ProtocolVersion) -> Outcome {
+    match &output.repr {
+        Repr::Result { is_error, .. } if !is_error => Outcome::Ok,
+        Repr::InvalidArguments(_) if !version.invalid_arguments_are_tool_errors() => {
+            Outcome::Error(INVALID_PARAMS)
+        }
+        Repr::MissingCapability { .. } if version.era() == Era::Modern => {
+            Outcome::Error(MISSING_CLIENT_CAPABILITY)
+        }
+        Repr::InputRequired(_) => Outcome::InputRequired,
+        _ => Outcome::ToolError,
     }
 }

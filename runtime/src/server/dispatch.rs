@@ -20,7 +20,6 @@ use std::sync::Arc;
 use serde_json::value::RawValue;
 
 use crate::call::context::Client;
-use crate::call::outlet::Outlet;
 use crate::protocol::id::IdKey;
 use crate::protocol::jsonrpc::{
     self, INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, RpcError, UNSUPPORTED_PROTOCOL_VERSION,
@@ -29,7 +28,7 @@ use crate::protocol::params::{Meta, Params, SUBSCRIPTION_ID};
 use crate::protocol::wire;
 use crate::protocol::{Era, Level, ProtocolVersion};
 use crate::server::batch::Batch;
-use crate::server::session::{Answer, Handshake, Session, id_in_use};
+use crate::server::session::{Answer, Handshake, Session, Via, id_in_use};
 
 impl Session {
     pub(crate) fn request(
@@ -37,7 +36,7 @@ impl Session {
         id: &RawValue,
         method: &str,
         params: &Params<'_>,
-        outlet: &Outlet,
+        via: Via<'_>,
         batch: Option<&Arc<Batch>>,
     ) -> Result<Answer, RpcError> {
         let meta: Meta<'_> = match params.meta {
@@ -53,7 +52,10 @@ impl Session {
                     "Invalid Request: a 2026-07-28 request cannot be part of a batch",
                 ));
             }
-            return self.stateless(id, method, params, &meta, version, outlet);
+            return self.stateless(id, method, params, &meta, version, via);
+        }
+        if let Some(handshake) = self.handshake.get() {
+            via.span.revision(handshake.version);
         }
         let service = &self.service;
         match method {
@@ -69,7 +71,7 @@ impl Session {
             "tools/list" => list(id, service, self.session_version()?, params),
             "tools/call" => {
                 let version = self.session_version()?;
-                self.call(id, version, params, &meta, outlet, batch)
+                self.call(id, version, params, &meta, via, batch)
             }
             "logging/setLevel" => {
                 self.session_version()?;
@@ -92,7 +94,7 @@ impl Session {
         params: &Params<'_>,
         meta: &Meta<'_>,
         version: &RawValue,
-        outlet: &Outlet,
+        via: Via<'_>,
     ) -> Result<Answer, RpcError> {
         if meta.client_capabilities.is_none() {
             return Err(invalid_params(
@@ -105,6 +107,7 @@ impl Session {
         let version = ProtocolVersion::parse(&requested)
             .filter(|v| v.era() == Era::Modern)
             .ok_or_else(|| unsupported_version(&requested))?;
+        via.span.revision(version);
         let service = &self.service;
         match method {
             "server/discover" => {
@@ -112,7 +115,7 @@ impl Session {
                 Ok(Answer::Now(jsonrpc::result_line(id, &result)))
             }
             "tools/list" => list(id, service, version, params),
-            "tools/call" => self.call(id, version, params, meta, outlet, None),
+            "tools/call" => self.call(id, version, params, meta, via, None),
             "subscriptions/listen" => self.listen(id),
             _ => Err(method_not_found(method)),
         }

@@ -10,6 +10,9 @@ use crate::call::context::Client;
 use crate::call::inflight::Open;
 use crate::call::outlet::{Outlet, Peer};
 use crate::call::run::Call;
+use crate::call::span::{Outcome, RequestSpan};
+#[cfg(feature = "opentelemetry")]
+use crate::call::trace_context::TraceContext;
 use crate::protocol::id::IdKey;
 use crate::protocol::jsonrpc::{self, INVALID_REQUEST, Message, RpcError};
 use crate::protocol::{Level, ProtocolVersion};
@@ -43,6 +46,13 @@ pub(crate) enum Answer {
 
 /// A call ready to start, and how its answer is delivered.
 pub(crate) type ToolCall = Call<Finisher>;
+
+/// Where a request's messages go, and the span it runs in.
+#[derive(Clone, Copy)]
+pub(crate) struct Via<'a> {
+    pub(crate) outlet: &'a Outlet,
+    pub(crate) span: &'a RequestSpan,
+}
 
 /// What `initialize` settled for a session.
 pub(crate) struct Handshake {
@@ -105,13 +115,32 @@ impl Session {
     ) -> Answer {
         match message {
             Message::Request { id, method, params } => {
+                let tool = params.name.as_deref().filter(|_| method == "tools/call");
+                let span = RequestSpan::start(&method, tool, id, outlet.transport());
+                #[cfg(feature = "opentelemetry")]
+                if let Some(context) = trace_context(&params, outlet) {
+                    span.parent(&context);
+                }
+                let _in_span = span.span().enter();
                 // An id in flight cannot be reused: the client could not tell the answers apart.
                 // (`tools/call` checks as it registers the call.)
-                if method != "tools/call" && self.open.contains(&IdKey::of(id)) {
-                    return refuse(Some(id), &id_in_use(id));
+                let answer = if method != "tools/call" && self.open.contains(&IdKey::of(id)) {
+                    refuse(Some(id), &id_in_use(id))
+                } else {
+                    let via = Via {
+                        outlet,
+                        span: &span,
+                    };
+                    self.request(id, &method, &params, via, batch)
+                        .unwrap_or_else(|error| refuse(Some(id), &error))
+                };
+                match &answer {
+                    Answer::Now(_) | Answer::Stream(_) => span.end(Outcome::Ok),
+                    Answer::Error(code, _) => span.end(Outcome::Error(*code)),
+                    // A call ends its span with its answer.
+                    Answer::Later(_) | Answer::Batch(_) | Answer::None => {}
                 }
-                self.request(id, &method, &params, outlet, batch)
-                    .unwrap_or_else(|error| refuse(Some(id), &error))
+                answer
             }
             Message::Notification { method, params } => {
                 // Notifications are never answered; malformed ones are ignored, as the
@@ -178,6 +207,20 @@ impl Session {
             None => Answer::Batch(calls),
         }
     }
+}
+
+/// The client's trace context: from the request's `_meta`, or else its HTTP headers.
+#[cfg(feature = "opentelemetry")]
+fn trace_context(
+    params: &crate::protocol::params::Params<'_>,
+    outlet: &Outlet,
+) -> Option<TraceContext> {
+    let from_meta = params.meta.and_then(TraceContext::from_meta);
+    #[cfg(feature = "http")]
+    let from_meta = from_meta.or_else(|| outlet.extensions()?.get::<TraceContext>().cloned());
+    #[cfg(not(feature = "http"))]
+    let _ = outlet;
+    from_meta
 }
 
 /// The error answer to a request (or to a message whose id could not be read).

@@ -150,10 +150,7 @@ fn internal(
     detail: &str,
 ) -> Vec<u8> {
     let reference = diagnostics::next_reference();
-    diagnostics::error(format_args!(
-        "tool `{}` failed (ref {reference}): {detail}",
-        renderer.name
-    ));
+    diagnostics::masked(renderer.name, &reference, detail);
     let message = if renderer.expose_internal_errors {
         format!("internal error (ref {reference}): {detail}")
     } else {

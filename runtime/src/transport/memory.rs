@@ -33,7 +33,7 @@ impl Connection {
             session: Session::new(Arc::clone(&service)),
             #[cfg(feature = "testing")]
             service,
-            outlet: Outlet::new(queue),
+            outlet: Outlet::new("memory", queue),
             lines,
         }
     }

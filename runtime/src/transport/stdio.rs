@@ -57,7 +57,7 @@ fn serve(
 
     let limit = service.limits.max_message_size;
     let session = Session::new(Arc::clone(&service));
-    let outlet = Outlet::new(queue);
+    let outlet = Outlet::new("stdio", queue);
     let mut buf = Vec::with_capacity(4096);
     let read_error = loop {
         match framing::read_line(&mut input, &mut buf, limit) {

@@ -95,7 +95,12 @@ impl Endpoint {
         B::Data: Send,
         B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
     {
-        let (parts, body) = request.into_parts();
+        #[cfg_attr(not(feature = "opentelemetry"), allow(unused_mut))]
+        let (mut parts, body) = request.into_parts();
+        #[cfg(feature = "opentelemetry")]
+        if let Some(context) = trace_headers(&parts.headers) {
+            parts.extensions.insert(context);
+        }
         let headers = &parts.headers;
         if !is_json(headers) {
             let message =
@@ -144,4 +149,20 @@ impl Endpoint {
             }
         }
     }
+}
+
+/// The W3C trace context of the request's headers, if it has a `traceparent`.
+#[cfg(feature = "opentelemetry")]
+fn trace_headers(headers: &http::HeaderMap) -> Option<crate::call::trace_context::TraceContext> {
+    let header = |name: &str| {
+        headers
+            .get(name)
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_owned)
+    };
+    Some(crate::call::trace_context::TraceContext {
+        traceparent: Some(header("traceparent")?),
+        tracestate: header("tracestate"),
+        baggage: header("baggage"),
+    })
 }

@@ -69,10 +69,13 @@ impl Endpoint {
             }
         };
         let stream = session.open_stream();
-        let outlet = Outlet::new(RequestSink {
-            stream: Arc::clone(&stream),
-            extensions,
-        });
+        let outlet = Outlet::new(
+            "http",
+            RequestSink {
+                stream: Arc::clone(&stream),
+                extensions,
+            },
+        );
         let answer = match message {
             Message::Batch => session.session.handle(body, &outlet),
             message => session.session.message(message, &outlet, None),

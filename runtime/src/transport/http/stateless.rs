@@ -46,10 +46,13 @@ impl Endpoint {
         }
         let session = Session::new(Arc::clone(&self.service));
         let stream = EventStream::new(None);
-        let outlet = Outlet::new(RequestSink {
-            stream: Arc::clone(&stream),
-            extensions,
-        });
+        let outlet = Outlet::new(
+            "http",
+            RequestSink {
+                stream: Arc::clone(&stream),
+                extensions,
+            },
+        );
         let answer = session.message(message, &outlet, None);
         self.respond(answer, stream, accepts, Era::Modern, None)
             .await
