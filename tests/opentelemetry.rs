@@ -113,3 +113,34 @@ fn the_client_s_trace_is_the_parent() {
         assert_eq!(transport.unwrap().value.as_str(), "http");
     }
 }
+
+/// The example exports the request's span, under the client's, before it exits.
+#[test]
+fn the_example_exports_the_request_s_span_under_the_client_s() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(common::example("tracing_otel"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let request = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
+        "name": "weather", "arguments": {"city": "Oslo"},
+        "_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                  "io.modelcontextprotocol/clientCapabilities": {},
+                  "traceparent": format!("00-{TRACE}-00f067aa0ba902b7-01")}}});
+    // Input ends at once: the server answers, then exits with every span exported.
+    writeln!(child.stdin.take().unwrap(), "{request}").unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert!(output.status.success());
+    assert!(String::from_utf8_lossy(&output.stdout).contains("Oslo: sunny"));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let expected = format!("trace={TRACE} id=");
+    let line = stderr
+        .lines()
+        .find(|l| l.starts_with("span ") && l.contains(" name=\"tools/call weather\""))
+        .unwrap_or_else(|| panic!("no request span: {stderr}"));
+    assert!(line.starts_with(&format!("span {expected}")), "{line}");
+    assert!(line.contains("parent=00f067aa0ba902b7"), "{line}");
+}

@@ -28,6 +28,7 @@ pub fn example(name: &str) -> PathBuf {
         let features: Vec<&str> = [
             ("http", cfg!(feature = "http")),
             ("testing", cfg!(feature = "testing")),
+            ("opentelemetry", cfg!(feature = "opentelemetry")),
         ]
         .iter()
         .filter_map(|(name, on)| on.then_some(*name))

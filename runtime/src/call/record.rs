@@ -17,7 +17,7 @@ use crate::call::ask::asking::Asking;
 use crate::call::context::ClientSource;
 use crate::call::inject::States;
 use crate::call::outlet::Outlet;
-use crate::call::span::RequestSpan;
+use crate::call::span::CallSpan;
 use crate::protocol::id::IdKey;
 use crate::protocol::{Level, ProtocolVersion};
 
@@ -51,7 +51,7 @@ pub(crate) struct CallRecord {
     /// How the call asks its client, for a tool that does.
     pub(crate) asking: Option<Box<Asking>>,
     /// The request's span: the tool runs in it, and its answer ends it.
-    pub(crate) span: RequestSpan,
+    pub(crate) span: CallSpan,
 }
 
 /// The gate and the cancellation signal of a call.
@@ -176,7 +176,7 @@ pub(crate) mod tests {
             instance: None,
             state: CallState::default(),
             asking: None,
-            span: RequestSpan::none(),
+            span: CallSpan::new(&crate::call::span::RequestSpan::none()),
         })
     }
 

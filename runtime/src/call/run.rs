@@ -63,6 +63,7 @@ impl<F: Finish> Call<F> {
         } = self;
         let output = record
             .span
+            .get()
             .span()
             .in_scope(|| metered(&pace, false, run, invocation));
         if let Some(wait) = record.spacing() {
@@ -82,6 +83,7 @@ impl<F: Finish> Call<F> {
         } = self;
         let output = record
             .span
+            .get()
             .span()
             .in_scope(|| metered(&pace, true, run, invocation));
         if let Some(wait) = record.spacing() {
@@ -102,7 +104,7 @@ impl<F: Finish> Call<F> {
             .as_ref()
             .filter(|asking| asking.in_rounds())
             .map(|_| Arc::clone(&record));
-        let span = record.span.span().clone();
+        let span = record.span.get().span().clone();
         let output = CatchUnwind {
             future: run(invocation),
             rounds,

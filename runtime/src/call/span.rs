@@ -12,6 +12,7 @@
 //! With no subscriber interested, the span is disabled: creating it is one relaxed atomic load,
 //! and nothing else here does any work.
 
+use std::sync::{Mutex, PoisonError};
 use std::time::Instant;
 
 use serde_json::value::RawValue;
@@ -77,8 +78,7 @@ impl RequestSpan {
         RequestSpan { span, started }
     }
 
-    /// A span that records nothing (for records made outside a request, in tests).
-    #[cfg(test)]
+    /// A span that records nothing.
     pub(crate) fn none() -> RequestSpan {
         RequestSpan {
             span: tracing::Span::none(),
@@ -127,6 +127,36 @@ impl RequestSpan {
         {
             // Fails only once the span has been entered, which it has not.
             let _ = self.span.set_parent(parent);
+        }
+    }
+}
+
+/// A call's span, held by its record until the answer is out and then let go, so that the span
+/// closes (and an exporter has it) before the server counts the call as done, whoever still
+/// holds the record.
+pub(crate) struct CallSpan(Option<Mutex<RequestSpan>>);
+
+impl CallSpan {
+    pub(crate) fn new(span: &RequestSpan) -> CallSpan {
+        CallSpan(span.started.map(|_| Mutex::new(span.clone())))
+    }
+
+    /// The span, to run the tool in.
+    pub(crate) fn get(&self) -> RequestSpan {
+        match &self.0 {
+            Some(span) => span.lock().unwrap_or_else(PoisonError::into_inner).clone(),
+            None => RequestSpan::none(),
+        }
+    }
+
+    /// The span, which the record no longer holds.
+    pub(crate) fn take(&self) -> RequestSpan {
+        match &self.0 {
+            Some(span) => std::mem::replace(
+                &mut *span.lock().unwrap_or_else(PoisonError::into_inner),
+                RequestSpan::none(),
+            ),
+            None => RequestSpan::none(),
         }
     }
 }

@@ -15,7 +15,7 @@ use crate::call::context::{ClientSource, Context};
 use crate::call::inflight::{Guard, Open};
 use crate::call::record::{CallRecord, CallState};
 use crate::call::run::{Call, Finish};
-use crate::call::span::Outcome;
+use crate::call::span::{CallSpan, Outcome};
 use crate::call::spec::Invocation;
 use crate::protocol::id::IdKey;
 use crate::protocol::jsonrpc::{
@@ -115,7 +115,7 @@ impl Session {
             instance: tool.instance.clone(),
             state: CallState::default(),
             asking,
-            span: via.span.clone(),
+            span: CallSpan::new(via.span),
         });
         if !self.open.insert(&record) {
             return Err(id_in_use(id));
@@ -206,8 +206,10 @@ pub(crate) struct Finisher {
 
 impl Finish for Finisher {
     fn finish(self, record: &CallRecord, output: ToolOutput) {
-        // A masked error's event belongs to the call's span.
-        let _in_span = record.span.span().enter();
+        // A masked error's event belongs to the call's span. The span closes when this
+        // function's locals drop, before the call stops counting as in flight (`self`).
+        let span = record.span.take();
+        let _in_span = span.span().enter();
         let outcome = outcome(&output, record.version);
         let tool = self.service.registry.get(self.tool);
         let renderer = Renderer {
@@ -233,14 +235,14 @@ impl Finish for Finisher {
         let mut line = Some(line);
         // The span ends before the client can read the answer (and follow up on it).
         let sent = record.finish(|| {
-            record.span.end(outcome);
+            span.end(outcome);
             match &self.batch {
                 Some(batch) => batch.deliver(line.take()),
                 None => record.outlet.finish(line.take()),
             }
         });
         if !sent {
-            record.span.end(Outcome::Cancelled);
+            span.end(Outcome::Cancelled);
             match &self.batch {
                 Some(batch) => batch.deliver(None),
                 None => record.outlet.finish(None),
