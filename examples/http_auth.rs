@@ -1,10 +1,11 @@
 //! A remote MCP server behind a bearer-token check. An axum app mounts toolwright's endpoint at
 //! `/mcp` behind a middleware that verifies the token and puts the caller in the request's
-//! extensions; a tool reads the caller through `Context`. TLS, CORS, rate limits and tracing
-//! are more layers of the same kind.
+//! extensions; a tool reads the caller through `Context`, and the server shows the tools tagged
+//! `admin` to administrators only. TLS, CORS, rate limits and tracing are more layers of the
+//! same kind.
 //!
 //! ```sh
-//! MCP_TOKENS="s3cret=alice,t0ken=bob" cargo run --example http_auth --features http -- 127.0.0.1:8080
+//! MCP_TOKENS="s3cret=alice:admin,t0ken=bob" cargo run --example http_auth --features http -- 127.0.0.1:8080
 //! ```
 
 use std::collections::HashMap;
@@ -19,23 +20,30 @@ use axum::response::{IntoResponse, Response};
 use toolwright::prelude::*;
 use toolwright::{Http, Server};
 
-/// Who a verified token belongs to: what the middleware hands the tools.
+/// Who a verified token belongs to: what the middleware hands the server and its tools.
 #[derive(Clone)]
-struct Caller {
+struct User {
     name: String,
+    admin: bool,
 }
 
 /// Says who is calling, as the server authenticated them.
 #[mcp_tool(read_only, open_world = false)]
 fn whoami(ctx: &Context) -> String {
-    match ctx.extension::<Caller>() {
-        Some(caller) => format!("you are {}", caller.name),
+    match ctx.extension::<User>() {
+        Some(user) => format!("you are {}", user.name),
         None => "you are anonymous".to_owned(),
     }
 }
 
+/// Empties the audit log. Administrators only: nobody else sees or calls it.
+#[mcp_tool(destructive, idempotent, open_world = false, tags("admin"))]
+fn clear_audit_log() -> &'static str {
+    "the audit log is empty"
+}
+
 /// The tokens the server accepts, and whose each is.
-type Tokens = Arc<HashMap<String, String>>;
+type Tokens = Arc<HashMap<String, User>>;
 
 /// Lets a request through with a known bearer token, its caller in the extensions; answers
 /// 401 otherwise.
@@ -46,9 +54,8 @@ async fn authenticate(State(tokens): State<Tokens>, mut request: Request, next: 
         .and_then(|value| value.to_str().ok())
         .and_then(|value| value.strip_prefix("Bearer "));
     match token.and_then(|token| tokens.get(token)) {
-        Some(name) => {
-            let caller = Caller { name: name.clone() };
-            request.extensions_mut().insert(caller);
+        Some(user) => {
+            request.extensions_mut().insert(user.clone());
             next.run(request).await
         }
         None => (
@@ -60,14 +67,18 @@ async fn authenticate(State(tokens): State<Tokens>, mut request: Request, next: 
     }
 }
 
-/// `token=name` pairs, comma-separated.
+/// `token=name` pairs (`token=name:admin` for an administrator), comma-separated.
 fn tokens(spec: &str) -> Tokens {
     let pairs = spec.split(',').filter_map(|pair| pair.split_once('='));
-    Arc::new(
-        pairs
-            .map(|(token, name)| (token.trim().to_owned(), name.trim().to_owned()))
-            .collect(),
-    )
+    let users = pairs.map(|(token, user)| {
+        let (name, admin) = match user.trim().split_once(':') {
+            Some((name, role)) => (name, role == "admin"),
+            None => (user.trim(), false),
+        };
+        let name = name.to_owned();
+        (token.trim().to_owned(), User { name, admin })
+    });
+    Arc::new(users.collect())
 }
 
 #[tokio::main]
@@ -76,6 +87,10 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let tokens = tokens(&std::env::var("MCP_TOKENS").unwrap_or_default());
     let endpoint = Server::new("http-auth", "1.0.0")
         .discover()
+        // The same tools for everyone, but those tagged `admin` for administrators only.
+        .visibility(|tool, caller| {
+            !tool.has_tag("admin") || caller.extension::<User>().is_some_and(|u| u.admin)
+        })
         .http_service(Http::new())?;
     let app = Router::new()
         .route_service("/mcp", endpoint)

@@ -41,6 +41,7 @@
 //! | `read_only`, `destructive`, `idempotent`, `open_world` | annotation hints, as flags or `= true`/`= false`; only the hints you set are sent |
 //! | `icon = "https://..."`, `icon(src = "...", mime_type = "...", sizes = "48x48", theme = "dark")` | icons (repeatable; sent from 2025-11-25 on) |
 //! | `meta = r#"{"com.example/key": 1}"#` | the tool's `_meta`, a JSON object (sent from 2025-06-18 on) |
+//! | `tags("admin", "billing")` | labels the server chooses tools by ([`Server::without_tags`], [`Server::visibility`]); not sent to clients |
 //! | `input_schema = include_str!("schema.json")` | a hand-written input schema, served as written (whitespace aside); pair it with `Args<serde_json::Value>` or typed parameters |
 //! | `crate = path` | where the `toolwright` crate is, when it is re-exported under another path |
 //!
@@ -278,11 +279,11 @@
 
 pub use toolwright_macros::{mcp_tool, mcp_tool_type};
 pub use toolwright_runtime::{
-    Answer, Args, AskError, Cancellation, ClientInfo, Command, Content, Context, Elicit,
+    Answer, Args, AskError, Caller, Cancellation, ClientInfo, Command, Content, Context, Elicit,
     EmbeddedResource, Era, Error, Inject, IntoToolOutput, Json, Level, Log, NoForm, Progress,
     ProtocolVersion, Requirements, ResourceLink, Result, Root, Roots, Sample, SamplingMessage,
     SamplingRequest, SamplingResult, SchemaProfile, Server, State, Structured, Text, Tool,
-    ToolError, ToolOrder, ToolOutput, UsageError,
+    ToolError, ToolInfo, ToolOrder, ToolOutput, UsageError,
 };
 
 #[cfg(feature = "http")]

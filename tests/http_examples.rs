@@ -31,7 +31,7 @@ fn a_bearer_token_layer_hands_the_caller_to_the_tool() {
     let served = Served::spawn(
         "http_auth",
         &["127.0.0.1:0"],
-        &[("MCP_TOKENS", "s3cret=alice,t0ken=bob")],
+        &[("MCP_TOKENS", "s3cret=alice:admin,t0ken=bob")],
     );
     let whoami = |token: Option<&str>| {
         let request = modern_call(served.addr, "whoami", json!({}));
@@ -53,5 +53,75 @@ fn a_bearer_token_layer_hands_the_caller_to_the_tool() {
         let reply = whoami(refused);
         assert_eq!(reply.status, 401);
         assert_eq!(reply.header("www-authenticate"), Some("Bearer"));
+    }
+}
+
+/// Two tokens, two lists: the administrator sees and calls the `admin` tool; for anyone else
+/// it does not exist, in either era, whatever the session.
+#[test]
+fn each_caller_sees_the_tools_their_token_allows() {
+    let served = Served::spawn(
+        "http_auth",
+        &["127.0.0.1:0"],
+        &[("MCP_TOKENS", "s3cret=alice:admin,t0ken=bob")],
+    );
+    let bearer = |token: &str| format!("Bearer {token}");
+    let names = |list: &serde_json::Value| -> Vec<String> {
+        let tools = list["result"]["tools"].as_array().expect("a list").iter();
+        tools
+            .map(|t| t["name"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    for (token, expected) in [
+        ("s3cret", vec!["clear_audit_log", "whoami"]),
+        ("t0ken", vec!["whoami"]),
+    ] {
+        // 2026-07-28: each request stands alone.
+        let list = common::http::modern(served.addr, 1, "tools/list", json!({}))
+            .header("Authorization", &bearer(token))
+            .send();
+        assert_eq!(names(&list.json()), expected, "{token}");
+        assert_eq!(list.json()["result"]["cacheScope"], "private");
+        let call = modern_call(served.addr, "clear_audit_log", json!({}))
+            .header("Authorization", &bearer(token))
+            .send();
+        let call = call.json();
+        match token {
+            "s3cret" => assert_eq!(
+                call["result"]["content"][0]["text"],
+                "the audit log is empty"
+            ),
+            _ => {
+                assert_eq!(call["error"]["code"], -32602, "{call}");
+                assert_eq!(call["error"]["message"], "Unknown tool: clear_audit_log");
+            }
+        }
+
+        // A 2025-11-25 session: the same list.
+        let initialize = Request::new("POST", served.addr)
+            .header("Content-Type", "application/json")
+            .header("Accept", "application/json, text/event-stream")
+            .header("Authorization", &bearer(token))
+            .body(
+                json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+                    "protocolVersion": "2025-11-25", "capabilities": {},
+                    "clientInfo": {"name": "t", "version": "0"}}})
+                .to_string()
+                .into_bytes(),
+            )
+            .send();
+        let session = initialize.header("mcp-session-id").unwrap().to_owned();
+        let list = Request::new("POST", served.addr)
+            .header("Content-Type", "application/json")
+            .header("Accept", "application/json, text/event-stream")
+            .header("Authorization", &bearer(token))
+            .session(&session, "2025-11-25")
+            .body(
+                json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"})
+                    .to_string()
+                    .into_bytes(),
+            )
+            .send();
+        assert_eq!(names(&list.answer()), expected, "{token} in a session");
     }
 }

@@ -22,6 +22,7 @@ pub(crate) const DEFAULT: &str = "default";
 pub(crate) const PATTERN: &str = "pattern";
 pub(crate) const FORMAT: &str = "format";
 pub(crate) const HEADER: &str = "header";
+pub(crate) const TAGS: &str = "tags";
 
 /// `#[arg(...)]` keys that are schemars' own validation attributes, passed on to the argument's
 /// field as `#[schemars(...)]` (and so written exactly as schemars documents them). `pattern`
@@ -42,6 +43,7 @@ const TOOL_KEYS: &[&str] = &[
     ICON,
     META,
     INPUT_SCHEMA,
+    TAGS,
     UNDOCUMENTED,
     CRATE,
 ];
@@ -108,6 +110,8 @@ pub(crate) struct ToolArgs {
     /// The author says the tool needs no description.
     pub(crate) undocumented: Option<Spanned<bool>>,
     pub(crate) icons: Vec<Icon>,
+    /// `tags("admin", ...)`: labels the server chooses tools by.
+    pub(crate) tags: Vec<syn::LitStr>,
     /// An expression of type `&'static str`: the tool's `_meta` as JSON.
     pub(crate) meta: Option<Expr>,
     /// An expression of type `&'static str`: a hand-written input schema.
@@ -161,6 +165,7 @@ pub(crate) fn tool_args(tokens: TokenStream) -> syn::Result<ToolArgs> {
                 flag(&meta, &key, span).and_then(|v| set(&mut args.undocumented, &key, v))
             }
             ICON => icon(&meta).map(|icon| args.icons.push(icon)),
+            TAGS => tags(&meta, &mut args.tags),
             META => expression(&meta, &key, &mut args.meta),
             INPUT_SCHEMA => expression(&meta, &key, &mut args.input_schema),
             CRATE => {
@@ -196,6 +201,35 @@ fn expression(meta: &ParseNestedMeta<'_>, key: &str, slot: &mut Option<Expr>) ->
             "`{key}` expects a JSON text, like `{key} = include_str!(\"file.json\")`"
         ))),
     }
+}
+
+/// `tags("a", "b")`: string literals, none empty, none twice (across repeated `tags(...)`).
+fn tags(meta: &ParseNestedMeta<'_>, tags: &mut Vec<syn::LitStr>) -> syn::Result<()> {
+    let usage = "`tags` expects a list of strings, like `tags(\"admin\", \"billing\")`";
+    if !meta.input.peek(syn::token::Paren) {
+        return Err(meta.error(usage));
+    }
+    let content;
+    syn::parenthesized!(content in meta.input);
+    // All of it, so that a mistake inside is one error, not one more for what follows it.
+    let inside: TokenStream = content.parse()?;
+    let listed = syn::punctuated::Punctuated::<syn::LitStr, Token![,]>::parse_terminated
+        .parse2(inside)
+        .map_err(|e| syn::Error::new(e.span(), usage))?;
+    for tag in listed {
+        let value = tag.value();
+        if value.trim().is_empty() {
+            return Err(syn::Error::new(tag.span(), "a tag cannot be empty"));
+        }
+        if tags.iter().any(|t| t.value() == value) {
+            return Err(syn::Error::new(
+                tag.span(),
+                format!("duplicate tag `{value}`"),
+            ));
+        }
+        tags.push(tag);
+    }
+    Ok(())
 }
 
 fn icon(meta: &ParseNestedMeta<'_>) -> syn::Result<Icon> {
@@ -555,7 +589,7 @@ mod tests {
             vec![
                 "unknown `mcp_tool` attribute `nmae`; expected one of `name`, `title`, \
                  `description`, `read_only`, `destructive`, `idempotent`, `open_world`, `icon`, \
-                 `meta`, `input_schema`, `undocumented`, `crate`; did you mean `name`?",
+                 `meta`, `input_schema`, `tags`, `undocumented`, `crate`; did you mean `name`?",
                 "`read_only` expects `true` or `false`, or no value",
                 "`title` expects a string or a constant `&str`, like `title = \"...\"`",
             ]

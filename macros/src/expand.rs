@@ -398,6 +398,7 @@ fn spec(tool: &Tool<'_>, target: &Target<'_>, input_schema: &TokenStream) -> Tok
             #private::Icon { src: #src, mime_type: #mime_type, sizes: &[#(#sizes),*], theme: #theme }
         }
     });
+    let tags = &tool.args.tags;
     // Spanned at the function's name, so that a duplicate-name error points at the definition.
     let site = tool.sig.ident.span();
     let file = quote_spanned!(site=> ::core::file!());
@@ -419,6 +420,7 @@ fn spec(tool: &Tool<'_>, target: &Target<'_>, input_schema: &TokenStream) -> Tok
             requirements: __requirements,
             raw_input_schema: #raw_input_schema,
             icons: &[#(#icons),*],
+            tags: &[#(#tags),*],
             meta: #meta,
             file: #file,
             line: #line,

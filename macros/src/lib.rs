@@ -20,6 +20,7 @@
 //! | reference argument | `fn f(text: &str)` | an argument cannot be a reference ...; take `String` instead |
 //! | pattern parameter | `fn f((a, b): (i32, i32))` | a tool parameter must be a plain name |
 //! | `unsafe fn` | `unsafe fn poke(...)` | a tool cannot be `unsafe fn` |
+//! | a tag that is not a string, empty or twice | `tags(admin)`, `tags("")`, `tags("a", "a")` | `tags` expects a list of strings ...; a tag cannot be empty; duplicate tag `a` |
 //! | method outside a tool type | `impl S { #[mcp_tool] fn f(&self) }` | `#[mcp_tool]` on a method needs `#[mcp_tool_type]` on its impl block |
 //! | wrong receiver | `fn f(&mut self)`, `fn f(self)` | a tool method takes `&self` |
 //! | argument not `Deserialize` / `JsonSchema` | `query: Query` without the derives | serde's or schemars' trait error, at the parameter's type |

@@ -81,6 +81,8 @@ pub struct ToolSpec {
     pub raw_input_schema: Option<&'static str>,
     /// Icons for clients to show (2025-11-25 on).
     pub icons: &'static [Icon],
+    /// Labels the server chooses tools by (`tags("admin")`); not sent to clients.
+    pub tags: &'static [&'static str],
     /// The tool's `_meta`, as a JSON object text (2025-06-18 on).
     pub meta: Option<&'static str>,
     /// The source file of the definition.

@@ -15,6 +15,7 @@ use crate::server::error::{Error, Result};
 use crate::server::registry::{Entry, Registry};
 use crate::server::request_state::Sealer;
 use crate::server::service::{Limits, Service};
+use crate::server::visibility::{Caller, Rule, ToolInfo};
 use crate::tools::SchemaProfile;
 use crate::tools::compiled::Compiled;
 
@@ -47,6 +48,9 @@ pub struct Server {
     cache_ttl: Duration,
     expose_internal_errors: bool,
     decode_string_arguments: bool,
+    /// Tools with any of these tags are left out.
+    without_tags: Vec<String>,
+    visibility: Option<Rule>,
     ask_timeout: Duration,
     /// The key of 2026-07-28 request states; random per process when `None`.
     state_key: Option<Vec<u8>>,
@@ -97,6 +101,8 @@ impl Server {
             cache_ttl: Duration::from_secs(3600),
             expose_internal_errors: false,
             decode_string_arguments: true,
+            without_tags: Vec::new(),
+            visibility: None,
             ask_timeout: Duration::from_secs(600),
             state_key: None,
             state_ttl: Duration::from_secs(900),
@@ -244,6 +250,40 @@ impl Server {
         self
     }
 
+    /// Leaves out the tools that have any of `tags` (`#[mcp_tool(tags("admin"))]`): a build of
+    /// the server for one audience from tools written for several.
+    pub fn without_tags<I, S>(mut self, tags: I) -> Server
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.without_tags.extend(tags.into_iter().map(Into::into));
+        self
+    }
+
+    /// Shows each caller only the tools `rule` allows them: asked per request with the tool and
+    /// the [`Caller`] (what an HTTP authentication layer put into the request), it hides tools
+    /// from `tools/list` and refuses them in `tools/call` as unknown tools. The rule must
+    /// depend on the caller's authorization only, so that a caller sees the same tools on every
+    /// request; lists are then cached privately (`cacheScope: "private"` on 2026-07-28).
+    ///
+    /// ```
+    /// # use toolwright_runtime::Server;
+    /// #[derive(Clone)]
+    /// struct Claims { admin: bool }
+    ///
+    /// let server = Server::new("example", "1").visibility(|tool, caller| {
+    ///     !tool.has_tag("admin") || caller.extension::<Claims>().is_some_and(|c| c.admin)
+    /// });
+    /// ```
+    pub fn visibility(
+        mut self,
+        rule: impl Fn(ToolInfo, &Caller<'_>) -> bool + Send + Sync + 'static,
+    ) -> Server {
+        self.visibility = Some(Arc::new(rule));
+        self
+    }
+
     /// Whether an argument sent as JSON text, where the input schema asks for an array, an
     /// object, a number or a boolean (`"[1, 2]"`, `"{\"a\": 1}"`, `"3"`, `"true"`), is decoded
     /// and bound as that value: language models often send them so. On by default; a parameter
@@ -268,7 +308,12 @@ impl Server {
         }
         let mut registered: Vec<(&'static ToolSpec, Option<Instance>)> = Vec::new();
         let mut by_name: HashMap<&'static str, &'static ToolSpec> = HashMap::new();
-        for (spec, instance) in self.tools {
+        let without = &self.without_tags;
+        let kept = self
+            .tools
+            .into_iter()
+            .filter(|(spec, _)| !spec.tags.iter().any(|tag| without.iter().any(|w| w == tag)));
+        for (spec, instance) in kept {
             match by_name.get(spec.name) {
                 // The same tool registered twice (say, by `discover` and by `tool`) is one tool.
                 Some(seen) if std::ptr::eq(*seen, spec) => {}
@@ -345,6 +390,7 @@ impl Server {
             cache_ttl: self.cache_ttl,
             expose_internal_errors: self.expose_internal_errors,
             decode_string_arguments: self.decode_string_arguments,
+            visibility: self.visibility,
             registry: Registry::new(tools, self.page_size),
             states: Arc::new(self.states),
             workers: Default::default(),

@@ -47,9 +47,11 @@ impl Session {
             .name
             .as_deref()
             .ok_or_else(|| invalid_params("missing field `name`"))?;
+        // A tool the caller may not see is as unknown as one that does not exist.
         let (index, tool) = service
             .registry
             .find(name)
+            .filter(|(_, tool)| service.visible(tool.spec, via.outlet))
             .ok_or_else(|| RpcError::new(INVALID_PARAMS, format!("Unknown tool: {name}")))?;
         let arguments = match params.arguments.filter(|a| a.get() != "null") {
             Some(a) if !a.get().starts_with('{') => {

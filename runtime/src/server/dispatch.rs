@@ -68,7 +68,7 @@ impl Session {
                 id,
                 &serde_json::json!({}),
             ))),
-            "tools/list" => list(id, service, self.session_version()?, params),
+            "tools/list" => list(id, service, self.session_version()?, params, via),
             "tools/call" => {
                 let version = self.session_version()?;
                 self.call(id, version, params, &meta, via, batch)
@@ -114,7 +114,7 @@ impl Session {
                 let result = wire::discover(&service.info, &service.server_meta, service.cache());
                 Ok(Answer::Now(jsonrpc::result_line(id, &result)))
             }
-            "tools/list" => list(id, service, version, params),
+            "tools/list" => list(id, service, version, params, via),
             "tools/call" => self.call(id, version, params, meta, via, None),
             "subscriptions/listen" => self.listen(id),
             _ => Err(method_not_found(method)),
@@ -174,13 +174,14 @@ fn list(
     service: &crate::server::service::Service,
     version: ProtocolVersion,
     params: &Params<'_>,
+    via: Via<'_>,
 ) -> Result<Answer, RpcError> {
     let page = service
-        .tool_page(version, params.cursor.as_deref())
+        .tool_page(version, params.cursor.as_deref(), via.outlet)
         .ok_or_else(|| invalid_params("unknown `cursor`; start again without one"))?;
     Ok(Answer::Now(jsonrpc::result_line_sized(
         id,
-        page,
+        &*page,
         page.get().len(),
     )))
 }

@@ -9,6 +9,8 @@ mod registry;
 mod request_state;
 pub(crate) mod service;
 pub(crate) mod session;
+pub(crate) mod visibility;
 
 pub use builder::{DEFAULT_MAX_IN_FLIGHT, DEFAULT_MAX_MESSAGE_SIZE, Server, ToolOrder};
 pub use error::{Error, Result};
+pub use visibility::{Caller, ToolInfo};

@@ -78,6 +78,31 @@ impl Registry {
         pages.get(index).map(|page| &**page)
     }
 
+    /// The page a cursor points at of the tools `visible` keeps, made for this request.
+    pub(crate) fn page_of(
+        &self,
+        version: ProtocolVersion,
+        cursor: Option<&str>,
+        server_meta: &RawValue,
+        cache: Cache,
+        visible: impl Fn(&'static ToolSpec) -> bool,
+    ) -> Option<Box<RawValue>> {
+        let index = match cursor {
+            None | Some("") => 0,
+            Some(cursor) => wire::page_of(cursor)?,
+        };
+        let tools: Vec<&Entry> = self.tools.iter().filter(|t| visible(t.spec)).collect();
+        let pages = tools.len().div_ceil(self.page_size).max(1);
+        if index >= pages {
+            return None;
+        }
+        let start = index.saturating_mul(self.page_size);
+        let chunk = tools.iter().skip(start).take(self.page_size);
+        let listed = chunk.map(|tool| listed(tool, version)).collect();
+        let next = (index + 1 < pages).then_some(index + 1);
+        Some(wire::tool_page(listed, next, version, server_meta, cache))
+    }
+
     fn paginate(
         &self,
         version: ProtocolVersion,

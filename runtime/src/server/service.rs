@@ -1,6 +1,7 @@
 //! A built server: immutable apart from its caches and counters, shared by every session and
 //! every call.
 
+use std::borrow::Cow;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -9,10 +10,14 @@ use serde_json::value::RawValue;
 use crate::call::ask::form::Forms;
 use crate::call::inflight::InFlight;
 use crate::call::inject::States;
+use crate::call::outlet::Outlet;
+use crate::call::spec::ToolSpec;
 use crate::call::workers::Workers;
+use crate::protocol::ProtocolVersion;
 use crate::protocol::wire::{Cache, ServerInfo};
 use crate::server::registry::Registry;
 use crate::server::request_state::Sealer;
+use crate::server::visibility::{self, Rule};
 
 /// What the server holds each transport to.
 #[derive(Debug, Clone)]
@@ -36,6 +41,8 @@ pub(crate) struct Service {
     pub(crate) expose_internal_errors: bool,
     /// Decode arguments sent as JSON text where the schema asks for another type.
     pub(crate) decode_string_arguments: bool,
+    /// Which tools each caller sees, when that varies.
+    pub(crate) visibility: Option<Rule>,
     pub(crate) registry: Registry,
     pub(crate) states: Arc<States>,
     pub(crate) workers: Workers,
@@ -49,22 +56,45 @@ pub(crate) struct Service {
 }
 
 impl Service {
-    /// The cache hints of list results: the tool list is the same for every client and never
-    /// changes while the server runs, so it is `public`, for an hour unless the server says.
+    /// The cache hints of list results: the tool list never changes while the server runs, for
+    /// an hour unless the server says; it is the same for every client (`public`) unless a rule
+    /// chooses tools per caller (`private`).
     pub(crate) fn cache(&self) -> Cache {
         Cache {
             ttl_ms: u64::try_from(self.cache_ttl.as_millis()).unwrap_or(u64::MAX),
-            cache_scope: "public",
+            cache_scope: match self.visibility {
+                None => "public",
+                Some(_) => "private",
+            },
         }
     }
 
-    /// The `tools/list` result a cursor points at, for `version`.
+    /// The `tools/list` result a cursor points at, for `version`, as the caller of a request
+    /// through `outlet` sees it; `None` for a cursor the server did not hand out.
     pub(crate) fn tool_page(
         &self,
-        version: crate::protocol::ProtocolVersion,
+        version: ProtocolVersion,
         cursor: Option<&str>,
-    ) -> Option<&RawValue> {
-        self.registry
-            .page(version, cursor, &self.server_meta, self.cache())
+        outlet: &Outlet,
+    ) -> Option<Cow<'_, RawValue>> {
+        let (meta, cache) = (&self.server_meta, self.cache());
+        match &self.visibility {
+            None => self
+                .registry
+                .page(version, cursor, meta, cache)
+                .map(Cow::Borrowed),
+            Some(rule) => {
+                let visible = |spec| visibility::allows(Some(rule), spec, outlet);
+                let page = self
+                    .registry
+                    .page_of(version, cursor, meta, cache, visible)?;
+                Some(Cow::Owned(page))
+            }
+        }
+    }
+
+    /// Whether the caller of a request through `outlet` may call the tool.
+    pub(crate) fn visible(&self, spec: &'static ToolSpec, outlet: &Outlet) -> bool {
+        visibility::allows(self.visibility.as_ref(), spec, outlet)
     }
 }

@@ -1,0 +1,66 @@
+//! Which tools a caller sees: tools left out by tag when the server is built, and a rule asked
+//! per request, which hides tools from `tools/list` and refuses them in `tools/call` as unknown.
+//!
+//! The rule sees the tool and the caller as the transport authenticated it (what an HTTP
+//! authentication layer put into the request's extensions), and nothing of the connection or
+//! the session: only authorization may vary the list, so that every request of one caller,
+//! on any replica and in any session, sees the same tools.
+
+use std::sync::Arc;
+
+use crate::call::outlet::Outlet;
+use crate::call::spec::ToolSpec;
+
+/// The caller of one request, as far as choosing its tools goes.
+pub struct Caller<'a> {
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
+    outlet: &'a Outlet,
+}
+
+impl<'a> Caller<'a> {
+    pub(crate) fn new(outlet: &'a Outlet) -> Caller<'a> {
+        Caller { outlet }
+    }
+
+    /// A value an HTTP layer put into the request's extensions (the caller an authentication
+    /// layer verified, its claims or scopes); `None` over stdio.
+    #[cfg(feature = "http")]
+    pub fn extension<T: Send + Sync + 'static>(&self) -> Option<&'a T> {
+        self.outlet.extensions()?.get::<T>()
+    }
+}
+
+/// A tool, as a rule of which tools a caller sees has it.
+#[derive(Clone, Copy)]
+pub struct ToolInfo {
+    spec: &'static ToolSpec,
+}
+
+impl ToolInfo {
+    pub(crate) fn new(spec: &'static ToolSpec) -> ToolInfo {
+        ToolInfo { spec }
+    }
+
+    /// The tool's name.
+    pub fn name(&self) -> &'static str {
+        self.spec.name
+    }
+
+    /// Its tags (`#[mcp_tool(tags("admin"))]`).
+    pub fn tags(&self) -> &'static [&'static str] {
+        self.spec.tags
+    }
+
+    /// Whether it has the tag.
+    pub fn has_tag(&self, tag: &str) -> bool {
+        self.spec.tags.contains(&tag)
+    }
+}
+
+/// A per-request rule: whether `caller` may see and call the tool.
+pub(crate) type Rule = Arc<dyn Fn(ToolInfo, &Caller<'_>) -> bool + Send + Sync>;
+
+/// Whether `rule` lets the caller of a request that came through `outlet` see `spec`.
+pub(crate) fn allows(rule: Option<&Rule>, spec: &'static ToolSpec, outlet: &Outlet) -> bool {
+    rule.is_none_or(|rule| rule(ToolInfo::new(spec), &Caller::new(outlet)))
+}

@@ -1,0 +1,87 @@
+//! Which tools a caller sees: tools left out by tag when the server is built, and a rule per
+//! request that hides tools from `tools/list` (page by page) and refuses them in `tools/call`.
+
+use serde_json::json;
+use toolwright::prelude::*;
+use toolwright::testing::Client;
+use toolwright::{ProtocolVersion, Server};
+
+/// Reads the catalogue.
+#[mcp_tool(read_only, tags("catalogue"))]
+fn browse() -> &'static str {
+    "three books"
+}
+
+/// Changes prices.
+#[mcp_tool(tags("admin", "catalogue"))]
+fn reprice() -> &'static str {
+    "repriced"
+}
+
+/// Only for the staging build.
+#[mcp_tool(tags("experimental"))]
+fn try_out() -> &'static str {
+    "tried"
+}
+
+/// Says hello.
+#[mcp_tool]
+fn hello() -> &'static str {
+    "hello"
+}
+
+fn names(client: &mut Client) -> Vec<String> {
+    let tools = client.list_tools().unwrap();
+    tools
+        .iter()
+        .map(|t| t["name"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+#[test]
+fn tools_with_a_tag_can_be_left_out_of_a_build() {
+    let server = Server::new("shop", "1")
+        .discover()
+        .without_tags(["experimental"]);
+    let mut client = Client::new(server).unwrap();
+    assert_eq!(names(&mut client), ["browse", "hello", "reprice"]);
+    let error = client.call("try_out", json!({})).unwrap_err();
+    assert_eq!(error.message, "Unknown tool: try_out");
+}
+
+#[test]
+fn a_rule_hides_tools_from_lists_and_calls_in_every_revision() {
+    let server = || {
+        Server::new("shop", "1")
+            .discover()
+            .page_size(1)
+            .visibility(|tool, _caller| !tool.has_tag("admin"))
+    };
+    for revision in ProtocolVersion::ALL {
+        let mut client = Client::connect(server(), revision).unwrap();
+        // Paged one tool at a time, over the tools the caller sees only.
+        assert_eq!(
+            names(&mut client),
+            ["browse", "hello", "try_out"],
+            "{revision}"
+        );
+        let error = client.call("reprice", json!({})).unwrap_err();
+        assert_eq!(error.message, "Unknown tool: reprice", "{revision}");
+        assert_eq!(
+            client.call("browse", json!({})).unwrap().text(),
+            "three books"
+        );
+    }
+    let mut modern = Client::new(server()).unwrap();
+    let page = modern.request("tools/list", json!({})).unwrap();
+    assert_eq!(page["cacheScope"], "private", "{page}");
+    let past_the_end = modern.request("tools/list", json!({"cursor": "3"}));
+    assert!(past_the_end.is_err());
+}
+
+#[test]
+fn without_a_rule_lists_are_public() {
+    let mut modern = Client::new(Server::new("shop", "1").discover()).unwrap();
+    let page = modern.request("tools/list", json!({})).unwrap();
+    assert_eq!(page["cacheScope"], "public", "{page}");
+}
