@@ -1,6 +1,8 @@
 //! A note-keeping MCP server: one `Notes` value holds the notes, and its `#[mcp_tool_type]`
 //! methods are the tools. `export_notes` is long-running: it reports progress and stops when
 //! the client cancels it. `delete_tagged` asks the user to confirm before it deletes anything.
+//! Every call goes through two middlewares: an audit log (a `tracing` event per call, shown on
+//! stderr with `NOTES_LOG=info`) and a time limit, longer for the tools tagged `long`.
 //!
 //! ```sh
 //! cargo run --example notes -- call add_note '{"text": "buy milk", "tags": ["errands"]}'
@@ -10,10 +12,12 @@ use std::collections::BTreeMap;
 use std::process::ExitCode;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
+use toolwright::ToolOutput;
+use toolwright::middleware::{self, Next, ToolCall};
 use toolwright::prelude::*;
 
 /// The notes, in memory; all calls share one `Notes`.
@@ -122,7 +126,7 @@ impl Notes {
     /// # Arguments
     /// * `path` - The file to write.
     /// * `pause_ms` - A pause after each note, to spare a slow disk.
-    #[mcp_tool(destructive = false, idempotent, open_world = false)]
+    #[mcp_tool(destructive = false, idempotent, open_world = false, tags("long"))]
     async fn export_notes(
         &self,
         path: String,
@@ -191,6 +195,31 @@ impl Notes {
     }
 }
 
+/// Records every call: the tool, how it ended, how long it took.
+async fn audit(call: ToolCall, next: Next) -> ToolOutput {
+    let (tool, started) = (call.tool().name(), Instant::now());
+    let output = next.run(call).await;
+    let millis = started.elapsed().as_secs_f64() * 1000.0;
+    tracing::info!(tool, failed = output.is_error(), millis, "tool call");
+    output
+}
+
+/// Stops a call that runs too long: ten seconds, ten minutes for the tools tagged `long`.
+async fn time_limit(call: ToolCall, next: Next) -> ToolOutput {
+    let tool = call.tool();
+    let limit = match tool.has_tag("long") {
+        true => Duration::from_secs(600),
+        false => Duration::from_secs(10),
+    };
+    match tokio::time::timeout(limit, next.run(call)).await {
+        Ok(output) => output,
+        Err(_) => ToolOutput::error(format!(
+            "`{}` took over {limit:?} and was stopped",
+            tool.name()
+        )),
+    }
+}
+
 fn server() -> Server {
     toolwright::server!()
         .title("Notes")
@@ -199,9 +228,17 @@ fn server() -> Server {
             max_note_len: 10_000,
         })
         .tools(Notes::default())
+        .layer(middleware::from_fn(audit))
+        .layer(middleware::from_fn(time_limit))
 }
 
 fn main() -> ExitCode {
+    // Log lines go to stderr (stdout carries the protocol); `NOTES_LOG=info` shows the audit.
+    let level = std::env::var("NOTES_LOG").ok().and_then(|l| l.parse().ok());
+    tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_max_level(level.unwrap_or(tracing::Level::WARN))
+        .init();
     server().run()
 }
 

@@ -286,6 +286,9 @@ pub use toolwright_runtime::{
     ToolError, ToolInfo, ToolOrder, ToolOutput, UsageError,
 };
 
+/// Middleware around tool calls: tower layers, and [`from_fn`](middleware::from_fn).
+pub use toolwright_runtime::middleware;
+
 #[cfg(feature = "http")]
 pub use toolwright_runtime::{HTTP_PATH, Http, HttpService, ResponseBody};
 

@@ -25,16 +25,16 @@ pub mod testing;
 mod tools;
 mod transport;
 
+pub use call::middleware;
 pub use call::{
     Answer, AskError, Cancellation, ClientInfo, Context, Elicit, Inject, Log, NoForm, Progress,
     Requirements, Root, Roots, Sample, SamplingMessage, SamplingRequest, SamplingResult, State,
-    Tool,
+    Tool, ToolInfo,
 };
 pub use cli::{Command, UsageError};
 pub use protocol::{Era, Level, ProtocolVersion};
 pub use server::{
-    Caller, DEFAULT_MAX_IN_FLIGHT, DEFAULT_MAX_MESSAGE_SIZE, Error, Result, Server, ToolInfo,
-    ToolOrder,
+    Caller, DEFAULT_MAX_IN_FLIGHT, DEFAULT_MAX_MESSAGE_SIZE, Error, Result, Server, ToolOrder,
 };
 pub use tools::{
     Args, Content, EmbeddedResource, IntoToolOutput, Json, ResourceLink, SchemaProfile, Structured,

@@ -11,8 +11,9 @@ use std::sync::Arc;
 use std::task::{Context as TaskContext, Poll};
 use tracing::Instrument;
 
+use crate::call::middleware::{Chain, ToolCall};
 use crate::call::record::CallRecord;
-use crate::call::spec::{BoxFuture, Handler, Invocation};
+use crate::call::spec::{BoxFuture, Handler, Invocation, ToolSpec};
 use crate::call::workers::Started;
 use crate::tools::ToolOutput;
 use crate::tools::output::InputRequired;
@@ -26,18 +27,25 @@ pub(crate) trait Finish: Send + 'static {
 /// A call ready to run.
 pub(crate) struct Call<F> {
     pub(crate) record: Arc<CallRecord>,
+    pub(crate) spec: &'static ToolSpec,
     pub(crate) handler: Handler,
     pub(crate) invocation: Invocation,
     pub(crate) finish: F,
     pub(crate) workers: Arc<Started>,
     /// The tool's recent run times (sync tools).
     pub(crate) pace: Arc<Pace>,
+    /// The server's middleware, when it has any.
+    pub(crate) middleware: Option<Arc<Chain>>,
 }
 
 impl<F: Finish> Call<F> {
     /// Starts the call on its workers; returns at once.
     pub(crate) fn start(self) {
         let workers = Arc::clone(&self.workers);
+        if let Some(chain) = self.middleware.clone() {
+            workers.runtime().spawn(self.run_through(chain));
+            return;
+        }
         match self.handler {
             // On a worker of the runtime already (HTTP), a quick tool runs right there; a
             // transport's own thread (stdio's reader) never runs tool code.
@@ -92,6 +100,34 @@ impl<F: Finish> Call<F> {
         finish.finish(&record, output);
     }
 
+    /// Through the server's middleware, which runs the tool (`ToolCall::execute`) or not.
+    async fn run_through(self, chain: Arc<Chain>) {
+        let Call {
+            record,
+            spec,
+            handler,
+            invocation,
+            finish,
+            workers,
+            pace,
+            ..
+        } = self;
+        let call = ToolCall {
+            record: Arc::clone(&record),
+            spec,
+            invocation,
+            handler,
+            workers,
+            pace,
+        };
+        let span = record.span.get().span().clone();
+        let output = chain.call(call).instrument(span).await;
+        if let Some(wait) = record.spacing() {
+            tokio::time::sleep(wait).await;
+        }
+        finish.finish(&record, output);
+    }
+
     async fn run_async(self, run: fn(Invocation) -> BoxFuture) {
         let Call {
             record,
@@ -99,15 +135,10 @@ impl<F: Finish> Call<F> {
             finish,
             ..
         } = self;
-        let rounds = record
-            .asking
-            .as_ref()
-            .filter(|asking| asking.in_rounds())
-            .map(|_| Arc::clone(&record));
         let span = record.span.get().span().clone();
         let output = CatchUnwind {
             future: run(invocation),
-            rounds,
+            rounds: in_rounds(&record),
         }
         .instrument(span)
         .await;
@@ -116,6 +147,48 @@ impl<F: Finish> Call<F> {
         }
         finish.finish(&record, output);
     }
+}
+
+impl ToolCall {
+    /// Runs the tool: a sync one on the sync pool, an async one here.
+    pub(crate) async fn execute(self) -> ToolOutput {
+        let ToolCall {
+            record,
+            invocation,
+            handler,
+            workers,
+            pace,
+            ..
+        } = self;
+        match handler {
+            Handler::Sync(run) => {
+                let (sender, receiver) = tokio::sync::oneshot::channel();
+                let span = record.span.get();
+                workers.sync_pool.run(move || {
+                    let output = span
+                        .span()
+                        .in_scope(|| metered(&pace, false, run, invocation));
+                    let _ = sender.send(output);
+                });
+                receiver
+                    .await
+                    .unwrap_or_else(|_| ToolOutput::internal("the tool's thread ended unanswered"))
+            }
+            Handler::Async(run) => {
+                CatchUnwind {
+                    future: run(invocation),
+                    rounds: in_rounds(&record),
+                }
+                .await
+            }
+        }
+    }
+}
+
+/// The record of a call that asks in 2026-07-28 rounds, for its future to end a round with.
+fn in_rounds(record: &Arc<CallRecord>) -> Option<Arc<CallRecord>> {
+    let asking = record.asking.as_ref()?;
+    asking.in_rounds().then(|| Arc::clone(record))
 }
 
 /// Runs a sync tool, catching its panic, and notes what the run cost its thread.

@@ -108,6 +108,33 @@ impl ToolSpec {
     }
 }
 
+/// A tool, as a visibility rule or a middleware sees it.
+#[derive(Clone, Copy)]
+pub struct ToolInfo {
+    spec: &'static ToolSpec,
+}
+
+impl ToolInfo {
+    pub(crate) const fn new(spec: &'static ToolSpec) -> ToolInfo {
+        ToolInfo { spec }
+    }
+
+    /// The tool's name.
+    pub fn name(&self) -> &'static str {
+        self.spec.name
+    }
+
+    /// Its tags (`#[mcp_tool(tags("admin"))]`).
+    pub fn tags(&self) -> &'static [&'static str] {
+        self.spec.tags
+    }
+
+    /// Whether it has the tag.
+    pub fn has_tag(&self, tag: &str) -> bool {
+        self.spec.tags.contains(&tag)
+    }
+}
+
 /// Implemented by the type that `#[mcp_tool]` defines beside each tool function, under the
 /// function's name: `Server::tool::<add>()` registers the tool of `fn add`.
 pub trait Tool {

@@ -6,16 +6,21 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 
+use tower_layer::Layer;
+use tower_service::Service as TowerService;
+
 use crate::call::ask::form::Forms;
 use crate::call::inject::{Requirements, States};
+use crate::call::middleware::{self, BoxError, BoxedService, Chain, ToolCall, Wrap};
 use crate::call::record::Instance;
+use crate::call::spec::ToolInfo;
 use crate::call::spec::{self, Tool, ToolSpec};
 use crate::protocol::wire::{self, ServerInfo};
 use crate::server::error::{Error, Result};
 use crate::server::registry::{Entry, Registry};
 use crate::server::request_state::Sealer;
 use crate::server::service::{Limits, Service};
-use crate::server::visibility::{Caller, Rule, ToolInfo};
+use crate::server::visibility::{Caller, Rule};
 use crate::tools::SchemaProfile;
 use crate::tools::compiled::Compiled;
 
@@ -51,6 +56,8 @@ pub struct Server {
     /// Tools with any of these tags are left out.
     without_tags: Vec<String>,
     visibility: Option<Rule>,
+    /// Layers around every tool call, the first outermost.
+    layers: Vec<Wrap>,
     ask_timeout: Duration,
     /// The key of 2026-07-28 request states; random per process when `None`.
     state_key: Option<Vec<u8>>,
@@ -103,6 +110,7 @@ impl Server {
             decode_string_arguments: true,
             without_tags: Vec::new(),
             visibility: None,
+            layers: Vec::new(),
             ask_timeout: Duration::from_secs(600),
             state_key: None,
             state_ttl: Duration::from_secs(900),
@@ -284,6 +292,39 @@ impl Server {
         self
     }
 
+    /// Wraps every tool call in `layer`: a tower [`Layer`](tower_layer::Layer) over the service
+    /// that runs tools, which sees each [`ToolCall`] (the tool, its arguments, its context) and
+    /// the [`ToolOutput`](crate::ToolOutput) it returns, and may answer without calling the
+    /// tool. tower's own layers apply as they are (`TimeoutLayer`, `ConcurrencyLimitLayer`,
+    /// `RateLimitLayer`), and [`middleware::from_fn`](crate::middleware::from_fn) makes one of
+    /// an async function. Layers compose: the first added is the outermost. An error from a
+    /// layer (a timeout) answers the call as a tool error with the error's message.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use toolwright_runtime::Server;
+    /// use toolwright_runtime::middleware::{self, Next, ToolCall};
+    ///
+    /// let server = Server::new("guarded", "1").layer(middleware::from_fn(
+    ///     |call: ToolCall, next: Next| async move {
+    ///         match tokio::time::timeout(Duration::from_secs(30), next.run(call)).await {
+    ///             Ok(output) => output,
+    ///             Err(_) => toolwright_runtime::ToolOutput::error("the tool took over 30 s"),
+    ///         }
+    ///     },
+    /// ));
+    /// ```
+    pub fn layer<L>(mut self, layer: L) -> Server
+    where
+        L: Layer<BoxedService> + Send + 'static,
+        L::Service: TowerService<ToolCall, Response = crate::tools::ToolOutput> + Send + 'static,
+        <L::Service as TowerService<ToolCall>>::Error: Into<BoxError>,
+        <L::Service as TowerService<ToolCall>>::Future: Send + 'static,
+    {
+        self.layers.push(middleware::wrap(layer));
+        self
+    }
+
     /// Whether an argument sent as JSON text, where the input schema asks for an array, an
     /// object, a number or a boolean (`"[1, 2]"`, `"{\"a\": 1}"`, `"3"`, `"true"`), is decoded
     /// and bound as that value: language models often send them so. On by default; a parameter
@@ -391,6 +432,7 @@ impl Server {
             expose_internal_errors: self.expose_internal_errors,
             decode_string_arguments: self.decode_string_arguments,
             visibility: self.visibility,
+            middleware: (!self.layers.is_empty()).then(|| Arc::new(Chain::new(self.layers))),
             registry: Registry::new(tools, self.page_size),
             states: Arc::new(self.states),
             workers: Default::default(),

@@ -128,6 +128,7 @@ impl Session {
                 context: Context(Arc::clone(&record)),
             },
             record,
+            spec: tool.spec,
             handler: tool.spec.handler,
             finish: Finisher {
                 service: Arc::clone(service),
@@ -138,6 +139,7 @@ impl Session {
             },
             workers: Arc::clone(workers),
             pace: Arc::clone(&tool.pace),
+            middleware: service.middleware.clone(),
         }))
     }
 }

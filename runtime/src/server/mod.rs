@@ -13,4 +13,4 @@ pub(crate) mod visibility;
 
 pub use builder::{DEFAULT_MAX_IN_FLIGHT, DEFAULT_MAX_MESSAGE_SIZE, Server, ToolOrder};
 pub use error::{Error, Result};
-pub use visibility::{Caller, ToolInfo};
+pub use visibility::Caller;

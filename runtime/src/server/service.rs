@@ -10,6 +10,7 @@ use serde_json::value::RawValue;
 use crate::call::ask::form::Forms;
 use crate::call::inflight::InFlight;
 use crate::call::inject::States;
+use crate::call::middleware::Chain;
 use crate::call::outlet::Outlet;
 use crate::call::spec::ToolSpec;
 use crate::call::workers::Workers;
@@ -43,6 +44,8 @@ pub(crate) struct Service {
     pub(crate) decode_string_arguments: bool,
     /// Which tools each caller sees, when that varies.
     pub(crate) visibility: Option<Rule>,
+    /// The layers around every tool call, when there are any.
+    pub(crate) middleware: Option<Arc<Chain>>,
     pub(crate) registry: Registry,
     pub(crate) states: Arc<States>,
     pub(crate) workers: Workers,

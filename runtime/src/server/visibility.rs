@@ -9,7 +9,7 @@
 use std::sync::Arc;
 
 use crate::call::outlet::Outlet;
-use crate::call::spec::ToolSpec;
+use crate::call::spec::{ToolInfo, ToolSpec};
 
 /// The caller of one request, as far as choosing its tools goes.
 pub struct Caller<'a> {
@@ -27,33 +27,6 @@ impl<'a> Caller<'a> {
     #[cfg(feature = "http")]
     pub fn extension<T: Send + Sync + 'static>(&self) -> Option<&'a T> {
         self.outlet.extensions()?.get::<T>()
-    }
-}
-
-/// A tool, as a rule of which tools a caller sees has it.
-#[derive(Clone, Copy)]
-pub struct ToolInfo {
-    spec: &'static ToolSpec,
-}
-
-impl ToolInfo {
-    pub(crate) fn new(spec: &'static ToolSpec) -> ToolInfo {
-        ToolInfo { spec }
-    }
-
-    /// The tool's name.
-    pub fn name(&self) -> &'static str {
-        self.spec.name
-    }
-
-    /// Its tags (`#[mcp_tool(tags("admin"))]`).
-    pub fn tags(&self) -> &'static [&'static str] {
-        self.spec.tags
-    }
-
-    /// Whether it has the tag.
-    pub fn has_tag(&self, tag: &str) -> bool {
-        self.spec.tags.contains(&tag)
     }
 }
 

@@ -65,6 +65,11 @@ impl Arguments {
         self.raw.as_deref().map_or("{}", RawValue::get)
     }
 
+    /// The arguments as JSON text (`{}` when the client sent none).
+    pub(crate) fn as_json(&self) -> &str {
+        self.json()
+    }
+
     /// Deserializes the arguments into `T`, which rejects unknown fields itself (the struct
     /// `#[mcp_tool]` generates does), then checks the input schema's constraints.
     pub fn bind<T: DeserializeOwned>(&self) -> Result<T, ToolOutput> {

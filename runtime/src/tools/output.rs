@@ -65,6 +65,16 @@ impl ToolOutput {
         }
     }
 
+    /// Whether the client will see a failure: a tool error, arguments that did not bind, a
+    /// masked internal error, a missing capability. A middleware reads it to count failures.
+    pub fn is_error(&self) -> bool {
+        match &self.repr {
+            Repr::Result { is_error, .. } => *is_error,
+            Repr::InputRequired(_) => false,
+            Repr::InvalidArguments(_) | Repr::Internal(_) | Repr::MissingCapability { .. } => true,
+        }
+    }
+
     /// A result of one text block.
     pub fn text(text: impl Into<String>) -> ToolOutput {
         Self::content(vec![Content::text(text)])
