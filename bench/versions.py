@@ -1,6 +1,7 @@
 """Instructions per request of toolwright_server built from several revisions of toolwright,
 in one run: `python3 versions.py REV [REV...]`, and the working tree last; ratios are to the
-first revision.
+first revision. `--noop-middleware` adds a row: the working tree with a middleware that does
+nothing (`from_fn(|call, next| next.run(call))`).
 Each revision is checked out in a worktree under target/versions and its benchmark server built
 there; the counts are compare.py's (callgrind, 1000 requests with 64 in flight, minus start-up,
 median of three)."""
@@ -30,10 +31,13 @@ def build(revision: str | None) -> Path:
 
 
 def main() -> int:
-    revisions = sys.argv[1:]
-    servers = {revision: build(revision) for revision in revisions}
-    servers["working tree"] = build(None)
-    rows = {name: {kind: compare.per_request([str(path)], kind) for kind in KINDS} for name, path in servers.items()}
+    noop = "--noop-middleware" in sys.argv
+    revisions = [a for a in sys.argv[1:] if a != "--noop-middleware"]
+    commands = {revision: [str(build(revision))] for revision in revisions}
+    commands["working tree"] = [str(build(None))]
+    if noop:
+        commands["working tree, no-op middleware"] = commands["working tree"] + ["--noop-middleware"]
+    rows = {name: {kind: compare.per_request(command, kind) for kind in KINDS} for name, command in commands.items()}
     compare.print_table(
         "instructions per request (callgrind, %d requests with %d in flight, minus start-up; median of %d)"
         % (compare.N, compare.WINDOW, compare.REPEATS),

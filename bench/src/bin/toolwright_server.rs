@@ -38,7 +38,13 @@ fn main() -> std::process::ExitCode {
     } else {
         server.tool::<echo>().tool::<add>().tool::<items>()
     };
-    let args: Vec<String> = std::env::args().skip(1).filter(|a| a != "--many").collect();
+    // A middleware that does nothing, to measure what the mechanism costs.
+    let server = match std::env::args().any(|a| a == "--noop-middleware") {
+        true => server.layer(toolwright::middleware::from_fn(|call, next| next.run(call))),
+        false => server,
+    };
+    let flags = ["--many", "--noop-middleware"];
+    let args: Vec<String> = std::env::args().skip(1).filter(|a| !flags.contains(&a.as_str())).collect();
     if args.first().map(String::as_str) != Some("serve") || args.len() != 3 {
         return server.execute(toolwright::Command::Serve);
     }
