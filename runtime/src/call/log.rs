@@ -48,7 +48,7 @@ impl Log {
         record.while_open(|| {
             let params = Params {
                 level,
-                logger: record.tool,
+                logger: record.spec.name,
                 data,
             };
             record

@@ -23,7 +23,7 @@ use tower_service::Service;
 use crate::call::context::Context;
 use crate::call::pace::Pace;
 use crate::call::record::CallRecord;
-use crate::call::spec::{Handler, Invocation, ToolInfo, ToolSpec};
+use crate::call::spec::{Handler, Invocation, ToolInfo};
 use crate::call::workers::Started;
 use crate::tools::ToolOutput;
 use crate::tools::error::ToolError;
@@ -40,7 +40,6 @@ pub(crate) type BoxedService =
 /// One tool call on its way to the tool.
 pub struct ToolCall {
     pub(crate) record: Arc<CallRecord>,
-    pub(crate) spec: &'static ToolSpec,
     pub(crate) invocation: Invocation,
     pub(crate) handler: Handler,
     pub(crate) workers: Arc<Started>,
@@ -50,7 +49,7 @@ pub struct ToolCall {
 impl ToolCall {
     /// The tool called.
     pub fn tool(&self) -> ToolInfo {
-        ToolInfo::new(self.spec)
+        ToolInfo::new(self.record.spec)
     }
 
     /// The request: revision, client, `_meta`, what an HTTP layer put into it.
@@ -67,7 +66,7 @@ impl ToolCall {
 impl std::fmt::Debug for ToolCall {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ToolCall")
-            .field("tool", &self.spec.name)
+            .field("tool", &self.record.spec.name)
             .field("arguments", &self.invocation.arguments)
             .finish()
     }

@@ -44,6 +44,11 @@ pub(crate) trait Sink: Send + Sync + 'static {
     fn extensions(&self) -> Option<&http::Extensions> {
         None
     }
+
+    /// The transport's name (see [`Outlet::new`]).
+    fn transport(&self) -> &'static str {
+        "unnamed"
+    }
 }
 
 impl Sink for std::sync::mpsc::Sender<Vec<u8>> {
@@ -62,20 +67,47 @@ impl Sink for tokio::sync::mpsc::UnboundedSender<Vec<u8>> {
 #[derive(Clone)]
 pub(crate) struct Outlet {
     sink: Arc<dyn Sink>,
-    /// The transport's name, as traces show it (`stdio`, `http`, `memory`).
+}
+
+/// A sink with the name of its transport, as traces show it (`stdio`, `http`, `memory`): kept
+/// beside the sink rather than in every outlet, which calls copy.
+struct Named<S> {
+    sink: S,
     transport: &'static str,
+}
+
+impl<S: Sink> Sink for Named<S> {
+    fn send(&self, line: Vec<u8>) {
+        self.sink.send(line);
+    }
+
+    fn finish(&self, answer: Option<Vec<u8>>) {
+        self.sink.finish(answer);
+    }
+
+    fn release(&self) {
+        self.sink.release();
+    }
+
+    #[cfg(feature = "http")]
+    fn extensions(&self) -> Option<&http::Extensions> {
+        self.sink.extensions()
+    }
+
+    fn transport(&self) -> &'static str {
+        self.transport
+    }
 }
 
 impl Outlet {
     pub(crate) fn new(transport: &'static str, sink: impl Sink) -> Outlet {
         Outlet {
-            sink: Arc::new(sink),
-            transport,
+            sink: Arc::new(Named { sink, transport }),
         }
     }
 
     pub(crate) fn transport(&self) -> &'static str {
-        self.transport
+        self.sink.transport()
     }
 
     pub(crate) fn send(&self, line: Vec<u8>) {

@@ -18,6 +18,7 @@ use crate::call::context::ClientSource;
 use crate::call::inject::States;
 use crate::call::outlet::Outlet;
 use crate::call::span::CallSpan;
+use crate::call::spec::ToolSpec;
 use crate::protocol::id::IdKey;
 use crate::protocol::{Level, ProtocolVersion};
 
@@ -37,8 +38,8 @@ pub(crate) struct CallRecord {
     /// The request's `params._meta`, as sent.
     pub(crate) meta: Option<Box<RawValue>>,
     pub(crate) client: ClientSource,
-    /// The tool's name (and the logger of its log messages).
-    pub(crate) tool: &'static str,
+    /// The tool (its name is the logger of its log messages).
+    pub(crate) spec: &'static ToolSpec,
     pub(crate) progress_token: Option<Box<RawValue>>,
     /// The least severe log message the client wants for this call; `None` for none.
     pub(crate) log_threshold: Option<Level>,
@@ -160,6 +161,33 @@ pub(crate) mod tests {
     use super::*;
     use crate::call::context::Client;
 
+    fn no_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::Schema::default()
+    }
+
+    /// The tool of test records.
+    pub(crate) static TEST_SPEC: ToolSpec = ToolSpec {
+        name: "test",
+        title: None,
+        description: None,
+        annotations: crate::protocol::wire::Annotations {
+            read_only: None,
+            destructive: None,
+            idempotent: None,
+            open_world: None,
+        },
+        input_schema: no_schema,
+        output_schema: |_| None,
+        handler: crate::call::spec::Handler::Sync(|_| crate::tools::ToolOutput::text("")),
+        requirements: |_| {},
+        raw_input_schema: None,
+        icons: &[],
+        tags: &[],
+        meta: None,
+        file: file!(),
+        line: line!(),
+    };
+
     /// A record whose messages go to `lines`.
     pub(crate) fn record(lines: std::sync::mpsc::Sender<Vec<u8>>) -> Arc<CallRecord> {
         Arc::new(CallRecord {
@@ -168,7 +196,7 @@ pub(crate) mod tests {
             version: ProtocolVersion::V2025_11_25,
             meta: None,
             client: ClientSource::Session(Arc::new(Client::default())),
-            tool: "test",
+            spec: &TEST_SPEC,
             progress_token: Some(RawValue::from_string("\"p\"".into()).unwrap()),
             log_threshold: Some(Level::Info),
             outlet: Outlet::new("memory", lines),

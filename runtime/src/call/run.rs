@@ -13,7 +13,7 @@ use tracing::Instrument;
 
 use crate::call::middleware::{Chain, ToolCall};
 use crate::call::record::CallRecord;
-use crate::call::spec::{BoxFuture, Handler, Invocation, ToolSpec};
+use crate::call::spec::{BoxFuture, Handler, Invocation};
 use crate::call::workers::Started;
 use crate::tools::ToolOutput;
 use crate::tools::output::InputRequired;
@@ -27,7 +27,6 @@ pub(crate) trait Finish: Send + 'static {
 /// A call ready to run.
 pub(crate) struct Call<F> {
     pub(crate) record: Arc<CallRecord>,
-    pub(crate) spec: &'static ToolSpec,
     pub(crate) handler: Handler,
     pub(crate) invocation: Invocation,
     pub(crate) finish: F,
@@ -104,7 +103,6 @@ impl<F: Finish> Call<F> {
     async fn run_through(self, chain: Arc<Chain>) {
         let Call {
             record,
-            spec,
             handler,
             invocation,
             finish,
@@ -114,7 +112,6 @@ impl<F: Finish> Call<F> {
         } = self;
         let call = ToolCall {
             record: Arc::clone(&record),
-            spec,
             invocation,
             handler,
             workers,
@@ -161,6 +158,12 @@ impl ToolCall {
             ..
         } = self;
         match handler {
+            // A quick tool runs right here, as it would without middleware.
+            Handler::Sync(run) if pace.is_quick() => record
+                .span
+                .get()
+                .span()
+                .in_scope(|| metered(&pace, true, run, invocation)),
             Handler::Sync(run) => {
                 let (sender, receiver) = tokio::sync::oneshot::channel();
                 let span = record.span.get();

@@ -134,11 +134,12 @@ impl RequestSpan {
 /// A call's span, held by its record until the answer is out and then let go, so that the span
 /// closes (and an exporter has it) before the server counts the call as done, whoever still
 /// holds the record.
-pub(crate) struct CallSpan(Option<Mutex<RequestSpan>>);
+pub(crate) struct CallSpan(Option<Box<Mutex<RequestSpan>>>);
 
 impl CallSpan {
     pub(crate) fn new(span: &RequestSpan) -> CallSpan {
-        CallSpan(span.started.map(|_| Mutex::new(span.clone())))
+        // Boxed: a record without a span (no subscriber) stays small.
+        CallSpan(span.started.map(|_| Box::new(Mutex::new(span.clone()))))
     }
 
     /// The span, to run the tool in.

@@ -214,8 +214,9 @@ mod tests {
             finished.recv_timeout(Duration::from_secs(20)).unwrap();
         }
         let most = most.load(std::sync::atomic::Ordering::Relaxed);
-        // A runner preempted mid-call for a millisecond may look held up: a few more, not one
-        // per queued call.
-        assert!(most <= pool.steady * 3, "{most} runners for quick calls");
+        // A runner preempted mid-call for a millisecond may look held up, and on a machine busy
+        // with other work that happens often: a few more runners, never one per queued call
+        // (2000 here).
+        assert!(most <= pool.steady * 8, "{most} runners for quick calls");
     }
 }

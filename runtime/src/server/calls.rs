@@ -109,7 +109,7 @@ impl Session {
             version,
             meta: params.meta.map(RawValue::to_owned),
             client,
-            tool: tool.spec.name,
+            spec: tool.spec,
             progress_token: meta.progress_token.map(RawValue::to_owned),
             log_threshold,
             outlet: via.outlet.clone(),
@@ -128,7 +128,6 @@ impl Session {
                 context: Context(Arc::clone(&record)),
             },
             record,
-            spec: tool.spec,
             handler: tool.spec.handler,
             finish: Finisher {
                 service: Arc::clone(service),
