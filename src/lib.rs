@@ -282,8 +282,8 @@ pub use toolwright_runtime::{
     Answer, Args, AskError, Caller, Cancellation, ClientInfo, Command, Content, Context, Elicit,
     EmbeddedResource, Era, Error, Inject, IntoToolOutput, Json, Level, Log, NoForm, Progress,
     ProtocolVersion, Requirements, ResourceLink, Result, Root, Roots, Sample, SamplingMessage,
-    SamplingRequest, SamplingResult, SchemaProfile, Server, State, Structured, Text, Tool,
-    ToolError, ToolInfo, ToolOrder, ToolOutput, UsageError,
+    SamplingRequest, SamplingResult, SchemaProfile, Server, ServerHandle, State, Structured, Text,
+    Tool, ToolError, ToolInfo, ToolOrder, ToolOutput, UsageError,
 };
 
 /// Middleware around tool calls: tower layers, and [`from_fn`](middleware::from_fn).

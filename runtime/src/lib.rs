@@ -34,7 +34,8 @@ pub use call::{
 pub use cli::{Command, UsageError};
 pub use protocol::{Era, Level, ProtocolVersion};
 pub use server::{
-    Caller, DEFAULT_MAX_IN_FLIGHT, DEFAULT_MAX_MESSAGE_SIZE, Error, Result, Server, ToolOrder,
+    Caller, DEFAULT_MAX_IN_FLIGHT, DEFAULT_MAX_MESSAGE_SIZE, Error, Result, Server, ServerHandle,
+    ToolOrder,
 };
 pub use tools::{
     Args, Content, EmbeddedResource, IntoToolOutput, Json, ResourceLink, SchemaProfile, Structured,

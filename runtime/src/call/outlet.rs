@@ -49,11 +49,27 @@ pub(crate) trait Sink: Send + Sync + 'static {
     fn transport(&self) -> &'static str {
         "unnamed"
     }
+
+    /// Whether the sink is the whole connection's, for as long as it lasts (stdio, in-process),
+    /// rather than one request's (an HTTP response): then it carries messages about no
+    /// request.
+    fn lasting(&self) -> bool {
+        false
+    }
+
+    /// Whether messages sent still reach the client (an HTTP response it has not left).
+    fn is_open(&self) -> bool {
+        true
+    }
 }
 
 impl Sink for std::sync::mpsc::Sender<Vec<u8>> {
     fn send(&self, line: Vec<u8>) {
         let _ = std::sync::mpsc::Sender::send(self, line);
+    }
+
+    fn lasting(&self) -> bool {
+        true
     }
 }
 
@@ -97,6 +113,14 @@ impl<S: Sink> Sink for Named<S> {
     fn transport(&self) -> &'static str {
         self.transport
     }
+
+    fn lasting(&self) -> bool {
+        self.sink.lasting()
+    }
+
+    fn is_open(&self) -> bool {
+        self.sink.is_open()
+    }
 }
 
 impl Outlet {
@@ -108,6 +132,19 @@ impl Outlet {
 
     pub(crate) fn transport(&self) -> &'static str {
         self.sink.transport()
+    }
+
+    pub(crate) fn lasting(&self) -> bool {
+        self.sink.lasting()
+    }
+
+    pub(crate) fn is_open(&self) -> bool {
+        self.sink.is_open()
+    }
+
+    /// The outlet, held without keeping its connection open.
+    pub(crate) fn downgrade(&self) -> WeakOutlet {
+        WeakOutlet(Arc::downgrade(&self.sink))
     }
 
     pub(crate) fn send(&self, line: Vec<u8>) {
@@ -125,6 +162,15 @@ impl Outlet {
     #[cfg(feature = "http")]
     pub(crate) fn extensions(&self) -> Option<&http::Extensions> {
         self.sink.extensions()
+    }
+}
+
+/// An outlet held weakly.
+pub(crate) struct WeakOutlet(std::sync::Weak<dyn Sink>);
+
+impl WeakOutlet {
+    pub(crate) fn upgrade(&self) -> Option<Outlet> {
+        self.0.upgrade().map(|sink| Outlet { sink })
     }
 }
 

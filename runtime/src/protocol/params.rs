@@ -45,6 +45,9 @@ pub(crate) struct Params<'a> {
     /// kept, to be refused).
     #[serde(borrow, default, deserialize_with = "present")]
     pub(crate) input_responses: Option<&'a RawValue>,
+    /// Of `subscriptions/listen`: the notifications the client wants.
+    #[serde(borrow, default)]
+    pub(crate) notifications: Option<&'a RawValue>,
     /// Of a 2026-07-28 retry: the `requestState` the server handed out, echoed.
     #[serde(borrow, default, deserialize_with = "present")]
     pub(crate) request_state: Option<&'a RawValue>,

@@ -77,12 +77,13 @@ struct Capabilities {
     logging: Empty,
 }
 
-const CAPABILITIES: Capabilities = Capabilities {
-    tools: ToolsCapability {
-        list_changed: false,
-    },
-    logging: Empty {},
-};
+/// The server's capabilities: `listChanged` when its tools can change while it runs.
+const fn capabilities(list_changed: bool) -> Capabilities {
+    Capabilities {
+        tools: ToolsCapability { list_changed },
+        logging: Empty {},
+    }
+}
 
 #[derive(Serialize)]
 struct Empty {}
@@ -102,10 +103,14 @@ struct Implementation<'a> {
 }
 
 /// The `initialize` result.
-pub(crate) fn initialize(info: &ServerInfo, version: ProtocolVersion) -> impl Serialize + '_ {
+pub(crate) fn initialize(
+    info: &ServerInfo,
+    version: ProtocolVersion,
+    list_changed: bool,
+) -> impl Serialize + '_ {
     InitializeResult {
         protocol_version: version.as_str(),
-        capabilities: CAPABILITIES,
+        capabilities: capabilities(list_changed),
         server_info: Implementation {
             name: &info.name,
             title: info
@@ -177,10 +182,11 @@ pub(crate) fn discover<'a>(
     info: &'a ServerInfo,
     server_meta: &'a RawValue,
     cache: Cache,
+    list_changed: bool,
 ) -> impl Serialize + 'a {
     DiscoverResult {
         supported_versions: ProtocolVersion::MODERN.iter().map(|v| v.as_str()).collect(),
-        capabilities: CAPABILITIES,
+        capabilities: capabilities(list_changed),
         instructions: info.instructions.as_deref(),
         cache,
         modern: Modern {

@@ -10,19 +10,19 @@ use tower_layer::Layer;
 use tower_service::Service as TowerService;
 
 use crate::call::ask::form::Forms;
-use crate::call::inject::{Requirements, States};
+use crate::call::inject::States;
 use crate::call::middleware::{self, BoxError, BoxedService, Chain, ToolCall, Wrap};
 use crate::call::record::Instance;
 use crate::call::spec::ToolInfo;
 use crate::call::spec::{self, Tool, ToolSpec};
 use crate::protocol::wire::{self, ServerInfo};
 use crate::server::error::{Error, Result};
-use crate::server::registry::{Entry, Registry};
+use crate::server::listeners::Listeners;
 use crate::server::request_state::Sealer;
 use crate::server::service::{Limits, Service};
+use crate::server::toolset::{self, Live, ServerHandle, ToolSet};
 use crate::server::visibility::{Caller, Rule};
 use crate::tools::SchemaProfile;
-use crate::tools::compiled::Compiled;
 
 /// An MCP server: its identity, its tools and its limits.
 ///
@@ -50,7 +50,10 @@ pub struct Server {
     profile: SchemaProfile,
     order: ToolOrder,
     page_size: Option<usize>,
-    cache_ttl: Duration,
+    /// How long clients may cache lists; `None` for the default.
+    cache_ttl: Option<Duration>,
+    /// The handle's link to the built server, once a handle was asked for.
+    live: Option<Arc<Live>>,
     expose_internal_errors: bool,
     decode_string_arguments: bool,
     /// Tools with any of these tags are left out.
@@ -80,6 +83,10 @@ pub enum ToolOrder {
 /// The largest message accepted by default: 8 MiB.
 pub const DEFAULT_MAX_MESSAGE_SIZE: usize = 8 << 20;
 
+/// How long 2026-07-28 clients may cache lists by default: an hour (none for a server whose
+/// tools a [`ServerHandle`] may change, unless it says).
+const DEFAULT_CACHE_TTL: Duration = Duration::from_secs(3600);
+
 /// How many tool calls run at once by default.
 pub const DEFAULT_MAX_IN_FLIGHT: usize = 1024;
 
@@ -105,7 +112,8 @@ impl Server {
             profile: SchemaProfile::Portable,
             order: ToolOrder::Name,
             page_size: None,
-            cache_ttl: Duration::from_secs(3600),
+            cache_ttl: None,
+            live: None,
             expose_internal_errors: false,
             decode_string_arguments: true,
             without_tags: Vec::new(),
@@ -202,7 +210,7 @@ impl Server {
     /// How long 2026-07-28 clients may cache the tool list and the `server/discover` result.
     /// Defaults to one hour: the tool list of a server never changes while it runs.
     pub fn cache_ttl(mut self, ttl: Duration) -> Server {
-        self.cache_ttl = ttl;
+        self.cache_ttl = Some(ttl);
         self
     }
 
@@ -256,6 +264,27 @@ impl Server {
     pub fn request_state_ttl(mut self, ttl: Duration) -> Server {
         self.state_ttl = ttl;
         self
+    }
+
+    /// A handle to change this server's tools while it runs (add, remove, enable, disable);
+    /// the server then declares `listChanged` and tells clients of each change. Take it before
+    /// the server runs, and keep it (or a clone) wherever changes are decided.
+    ///
+    /// ```
+    /// use toolwright_runtime::Server;
+    ///
+    /// let server = Server::new("example", "1");
+    /// let handle = server.handle();
+    /// std::thread::spawn(move || {
+    ///     // Later, while the server runs:
+    ///     let _ = handle.disable_tool("maintenance_only");
+    /// });
+    /// ```
+    pub fn handle(&mut self) -> ServerHandle {
+        let live = self.live.get_or_insert_with(Arc::default);
+        ServerHandle {
+            live: Arc::clone(live),
+        }
     }
 
     /// Leaves out the tools that have any of `tags` (`#[mcp_tool(tags("admin"))]`): a build of
@@ -373,80 +402,48 @@ impl Server {
             }
         }
         let mut forms = Forms::default();
-        let mut asks = Vec::with_capacity(registered.len());
-        for (spec, _) in &registered {
-            let mut needs = Requirements::default();
-            (spec.requirements)(&mut needs);
-            if let Some((_, type_name)) = needs
-                .states
-                .iter()
-                .find(|(id, _)| !self.states.contains(*id))
-            {
-                return Err(Error::MissingState {
-                    tool: spec.name,
-                    location: spec.location(),
-                    type_name,
-                });
-            }
-            for source in &needs.forms {
-                let form = (source.make)().map_err(|problem| Error::InvalidTool {
-                    tool: spec.name,
-                    location: spec.location(),
-                    problem: format!(
-                        "it elicits `{}`, which cannot be a form: {problem}",
-                        source.type_name
-                    ),
-                })?;
-                forms.insert(source.id, form);
-            }
-            asks.push(needs.asks);
-        }
-        let mut tools = registered
+        let entries = registered
             .into_iter()
-            .zip(asks)
-            .map(|((spec, instance), asks)| {
-                let compiled = Compiled::new(&spec.source(), self.profile).map_err(|problem| {
-                    Error::InvalidTool {
-                        tool: spec.name,
-                        location: spec.location(),
-                        problem,
-                    }
-                })?;
-                Ok(Entry {
-                    spec,
-                    compiled,
-                    instance,
-                    pace: Arc::default(),
-                    asks,
-                })
+            .map(|(spec, instance)| {
+                toolset::entry(spec, instance, self.profile, &self.states, &mut forms)
             })
             .collect::<Result<Vec<_>>>()?;
-        if self.order == ToolOrder::Name {
-            tools.sort_by(|a, b| a.spec.name.cmp(b.spec.name));
-        }
-        Ok(Arc::new(Service {
+        let page_size = self.page_size.unwrap_or(usize::MAX);
+        let tools = ToolSet::new(entries, forms, self.order, page_size, self.profile);
+        let changing = self.live.is_some();
+        // A list that can change at any moment is cached only as long as the server says.
+        let cache_ttl = match (self.cache_ttl, changing) {
+            (Some(ttl), _) => ttl,
+            (None, true) => Duration::ZERO,
+            (None, false) => DEFAULT_CACHE_TTL,
+        };
+        let service = Arc::new(Service {
             server_meta: wire::server_meta(&self.info),
             info: self.info,
             limits: self.limits,
-            cache_ttl: self.cache_ttl,
+            cache_ttl,
             expose_internal_errors: self.expose_internal_errors,
             decode_string_arguments: self.decode_string_arguments,
             visibility: self.visibility,
             middleware: (!self.layers.is_empty()).then(|| Arc::new(Chain::new(self.layers))),
-            registry: Registry::new(tools, self.page_size),
+            tools,
+            changing,
+            listeners: Listeners::default(),
             states: Arc::new(self.states),
             workers: Default::default(),
             in_flight: Default::default(),
-            forms: Arc::new(forms),
             ask_timeout: self.ask_timeout,
             sealer: Sealer::new(
                 self.state_key.unwrap_or_else(Sealer::random_key),
                 self.state_ttl,
             ),
-        }))
+        });
+        if let Some(live) = &self.live {
+            live.attach(&service);
+        }
+        Ok(service)
     }
 }
-
 /// The two locations of a name clash, in a stable order.
 fn ordered(a: &ToolSpec, b: &ToolSpec) -> (String, String) {
     let (a, b) = if (a.file, a.line) <= (b.file, b.line) {

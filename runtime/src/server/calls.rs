@@ -25,6 +25,7 @@ use crate::protocol::params::{Meta, Params};
 use crate::protocol::{Era, ProtocolVersion};
 use crate::server::batch::Batch;
 use crate::server::dispatch::{invalid_params, log_level};
+use crate::server::registry::{Entry, Registry};
 use crate::server::service::Service;
 use crate::server::session::{Answer, Session, Via, id_in_use};
 use crate::tools::ToolOutput;
@@ -48,10 +49,10 @@ impl Session {
             .as_deref()
             .ok_or_else(|| invalid_params("missing field `name`"))?;
         // A tool the caller may not see is as unknown as one that does not exist.
-        let (index, tool) = service
-            .registry
+        let registry = service.registry();
+        let tool = registry
             .find(name)
-            .filter(|(_, tool)| service.visible(tool.spec, via.outlet))
+            .filter(|tool| service.visible(tool.spec, via.outlet))
             .ok_or_else(|| RpcError::new(INVALID_PARAMS, format!("Unknown tool: {name}")))?;
         let arguments = match params.arguments.filter(|a| a.get() != "null") {
             Some(a) if !a.get().starts_with('{') => {
@@ -100,7 +101,7 @@ impl Session {
             ),
         };
         let asking = match tool.asks {
-            true => Some(Box::new(self.asking(version, name, params)?)),
+            true => Some(Box::new(self.asking(version, name, params, &registry)?)),
             false => None,
         };
         let record = Arc::new(CallRecord {
@@ -131,7 +132,7 @@ impl Session {
             handler: tool.spec.handler,
             finish: Finisher {
                 service: Arc::clone(service),
-                tool: index,
+                tool: Arc::clone(tool),
                 open: Arc::clone(&self.open),
                 batch: batch.cloned(),
                 _guard: guard,
@@ -151,9 +152,10 @@ impl Session {
         version: ProtocolVersion,
         tool: &str,
         params: &Params<'_>,
+        registry: &Registry,
     ) -> Result<Asking, RpcError> {
         let service = &self.service;
-        let forms = Arc::clone(&service.forms);
+        let forms = Arc::clone(&registry.forms);
         if version.era() == Era::Legacy {
             let peer = Arc::clone(&self.peer);
             return Ok(Asking::requests(forms, peer, service.ask_timeout));
@@ -200,7 +202,8 @@ impl Session {
 /// through the call's outlet, or into its batch.
 pub(crate) struct Finisher {
     service: Arc<Service>,
-    tool: usize,
+    /// The tool, as served when the call began.
+    tool: Arc<Entry>,
     open: Arc<Open>,
     batch: Option<Arc<Batch>>,
     /// Counts the call in flight until its answer is delivered.
@@ -214,7 +217,7 @@ impl Finish for Finisher {
         let span = record.span.take();
         let _in_span = span.span().enter();
         let outcome = outcome(&output, record.version);
-        let tool = self.service.registry.get(self.tool);
+        let tool = &self.tool;
         let renderer = Renderer {
             tool: &tool.compiled,
             name: tool.spec.name,

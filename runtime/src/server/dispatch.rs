@@ -63,7 +63,7 @@ impl Session {
                 INVALID_REQUEST,
                 "Invalid Request: `initialize` must not be part of a batch",
             )),
-            "initialize" => self.initialize(id, params),
+            "initialize" => self.initialize(id, params, via),
             "ping" => Ok(Answer::Now(jsonrpc::result_line(
                 id,
                 &serde_json::json!({}),
@@ -111,12 +111,17 @@ impl Session {
         let service = &self.service;
         match method {
             "server/discover" => {
-                let result = wire::discover(&service.info, &service.server_meta, service.cache());
+                let result = wire::discover(
+                    &service.info,
+                    &service.server_meta,
+                    service.cache(),
+                    service.changing,
+                );
                 Ok(Answer::Now(jsonrpc::result_line(id, &result)))
             }
             "tools/list" => list(id, service, version, params, via),
             "tools/call" => self.call(id, version, params, meta, via, None),
-            "subscriptions/listen" => self.listen(id),
+            "subscriptions/listen" => self.listen(id, params, via),
             _ => Err(method_not_found(method)),
         }
     }
@@ -130,7 +135,12 @@ impl Session {
         })
     }
 
-    fn initialize(&self, id: &RawValue, params: &Params<'_>) -> Result<Answer, RpcError> {
+    fn initialize(
+        &self,
+        id: &RawValue,
+        params: &Params<'_>,
+        via: Via<'_>,
+    ) -> Result<Answer, RpcError> {
         let requested = params
             .protocol_version
             .as_deref()
@@ -149,17 +159,41 @@ impl Session {
                 "Invalid Request: the session is already initialized",
             ));
         }
-        let result = wire::initialize(&self.service.info, version);
+        let service = &self.service;
+        if service.changing {
+            service.listeners.session(via.outlet, &self.open);
+        }
+        let result = wire::initialize(&service.info, version, service.changing);
         Ok(Answer::Now(jsonrpc::result_line(id, &result)))
     }
 
-    /// `subscriptions/listen`: acknowledged with nothing subscribed; open until cancelled.
-    fn listen(&self, id: &RawValue) -> Result<Answer, RpcError> {
+    /// `subscriptions/listen`: acknowledged with what it will get (`toolsListChanged` when
+    /// asked for, from a server whose tools can change); open until cancelled.
+    fn listen(&self, id: &RawValue, params: &Params<'_>, via: Via<'_>) -> Result<Answer, RpcError> {
         if !self.open.insert_stream(IdKey::of(id)) {
             return Err(id_in_use(id));
         }
+        #[derive(serde::Deserialize, Default)]
+        #[serde(rename_all = "camelCase")]
+        struct Wanted {
+            #[serde(default)]
+            tools_list_changed: bool,
+        }
+        let wanted: Wanted = params
+            .notifications
+            .and_then(|n| serde_json::from_str(n.get()).ok())
+            .unwrap_or_default();
+        let service = &self.service;
+        let tools = wanted.tools_list_changed && service.changing;
+        if tools {
+            service.listeners.subscription(via.outlet, &self.open, id);
+        }
+        let notifications = match tools {
+            true => serde_json::json!({"toolsListChanged": true}),
+            false => serde_json::json!({}),
+        };
         let params = serde_json::json!({
-            "notifications": {},
+            "notifications": notifications,
             "_meta": {SUBSCRIPTION_ID: id},
         });
         Ok(Answer::Stream(jsonrpc::notification_line(
@@ -176,8 +210,9 @@ fn list(
     params: &Params<'_>,
     via: Via<'_>,
 ) -> Result<Answer, RpcError> {
+    let registry = service.registry();
     let page = service
-        .tool_page(version, params.cursor.as_deref(), via.outlet)
+        .tool_page(&registry, version, params.cursor.as_deref(), via.outlet)
         .ok_or_else(|| invalid_params("unknown `cursor`; start again without one"))?;
     Ok(Answer::Now(jsonrpc::result_line_sized(
         id,

@@ -41,6 +41,11 @@ pub enum Error {
     },
     /// A setting given to the server cannot be used.
     Setting(&'static str),
+    /// A [`ServerHandle`](crate::ServerHandle) was used before its server was built, or after
+    /// it stopped.
+    NotServing,
+    /// A [`ServerHandle`](crate::ServerHandle) named a tool the server does not have.
+    UnknownTool(String),
     /// Reading stdin or writing stdout failed, or the async runtime could not start.
     Io(std::io::Error),
 }
@@ -73,6 +78,10 @@ impl fmt::Display for Error {
             } => write!(f, "tool `{tool}` (at {location}): {problem}"),
             Error::ToolType { type_name, problem } => write!(f, "`{type_name}` {problem}"),
             Error::Setting(problem) => f.write_str(problem),
+            Error::NotServing => f.write_str(
+                "the server is not running: a handle changes tools once its server is built",
+            ),
+            Error::UnknownTool(name) => write!(f, "the server has no tool named `{name}`"),
             Error::Io(e) => write!(f, "i/o error: {e}"),
         }
     }

@@ -1,5 +1,6 @@
-//! The tools a built server serves: each with its schemas compiled, in list order, and the
-//! `tools/list` pages of each revision, serialized on first use and reused.
+//! The tools a server serves at one moment: each with its schemas compiled, in list order, the
+//! forms they elicit, and the `tools/list` pages of each revision, serialized on first use and
+//! reused. A change to the tool set makes a new registry; calls keep the one they began with.
 //!
 //! Pagination is off unless the server sets a page size; cursors are opaque strings naming a
 //! page, and a cursor the server did not hand out is `-32602`.
@@ -9,6 +10,7 @@ use std::sync::{Arc, OnceLock};
 
 use serde_json::value::RawValue;
 
+use crate::call::ask::form::Forms;
 use crate::call::pace::Pace;
 use crate::call::record::Instance;
 use crate::call::spec::ToolSpec;
@@ -30,14 +32,16 @@ pub(crate) struct Entry {
 
 pub(crate) struct Registry {
     /// In the order of `tools/list`.
-    tools: Vec<Entry>,
+    tools: Vec<Arc<Entry>>,
+    /// The forms the tools elicit.
+    pub(crate) forms: Arc<Forms>,
     index: HashMap<&'static str, usize, IdHashing>,
     page_size: usize,
     pages: [OnceLock<Vec<Box<RawValue>>>; ProtocolVersion::ALL.len()],
 }
 
 impl Registry {
-    pub(crate) fn new(tools: Vec<Entry>, page_size: Option<usize>) -> Registry {
+    pub(crate) fn new(tools: Vec<Arc<Entry>>, forms: Arc<Forms>, page_size: usize) -> Registry {
         let index = tools
             .iter()
             .enumerate()
@@ -45,19 +49,16 @@ impl Registry {
             .collect();
         Registry {
             tools,
+            forms,
             index,
-            page_size: page_size.unwrap_or(usize::MAX),
+            page_size,
             pages: Default::default(),
         }
     }
 
-    /// The tool named `name`, with its index.
-    pub(crate) fn find(&self, name: &str) -> Option<(usize, &Entry)> {
-        self.index.get(name).map(|&i| (i, &self.tools[i]))
-    }
-
-    pub(crate) fn get(&self, index: usize) -> &Entry {
-        &self.tools[index]
+    /// The tool named `name`.
+    pub(crate) fn find(&self, name: &str) -> Option<&Arc<Entry>> {
+        self.index.get(name).map(|&i| &self.tools[i])
     }
 
     /// The `tools/list` result a cursor points at (the first page without one); `None` for a
@@ -91,7 +92,7 @@ impl Registry {
             None | Some("") => 0,
             Some(cursor) => wire::page_of(cursor)?,
         };
-        let tools: Vec<&Entry> = self.tools.iter().filter(|t| visible(t.spec)).collect();
+        let tools: Vec<&Arc<Entry>> = self.tools.iter().filter(|t| visible(t.spec)).collect();
         let pages = tools.len().div_ceil(self.page_size).max(1);
         if index >= pages {
             return None;
@@ -109,7 +110,7 @@ impl Registry {
         server_meta: &RawValue,
         cache: Cache,
     ) -> Vec<Box<RawValue>> {
-        let chunks: Vec<&[Entry]> = match self.tools.is_empty() {
+        let chunks: Vec<&[Arc<Entry>]> = match self.tools.is_empty() {
             true => vec![&[]],
             false => self.tools.chunks(self.page_size).collect(),
         };

@@ -1,5 +1,5 @@
-//! A built server: immutable apart from its caches and counters, shared by every session and
-//! every call.
+//! A built server: immutable apart from its tool set (which a handle may change), its caches
+//! and its counters; shared by every session and every call.
 
 use std::borrow::Cow;
 use std::sync::Arc;
@@ -7,7 +7,6 @@ use std::time::Duration;
 
 use serde_json::value::RawValue;
 
-use crate::call::ask::form::Forms;
 use crate::call::inflight::InFlight;
 use crate::call::inject::States;
 use crate::call::middleware::Chain;
@@ -16,8 +15,10 @@ use crate::call::spec::ToolSpec;
 use crate::call::workers::Workers;
 use crate::protocol::ProtocolVersion;
 use crate::protocol::wire::{Cache, ServerInfo};
+use crate::server::listeners::Listeners;
 use crate::server::registry::Registry;
 use crate::server::request_state::Sealer;
+use crate::server::toolset::ToolSet;
 use crate::server::visibility::{self, Rule};
 
 /// What the server holds each transport to.
@@ -46,12 +47,15 @@ pub(crate) struct Service {
     pub(crate) visibility: Option<Rule>,
     /// The layers around every tool call, when there are any.
     pub(crate) middleware: Option<Arc<Chain>>,
-    pub(crate) registry: Registry,
+    /// The tools, as served now.
+    pub(crate) tools: ToolSet,
+    /// Whether a handle may change the tools (the server declares `listChanged`).
+    pub(crate) changing: bool,
+    /// Who hears of changes to the tools.
+    pub(crate) listeners: Listeners,
     pub(crate) states: Arc<States>,
     pub(crate) workers: Workers,
     pub(crate) in_flight: Arc<InFlight>,
-    /// The forms tools elicit, made when the server started.
-    pub(crate) forms: Arc<Forms>,
     /// How long an ask in a handshake session waits for the client.
     pub(crate) ask_timeout: Duration,
     /// Seals and opens 2026-07-28 request states.
@@ -59,9 +63,9 @@ pub(crate) struct Service {
 }
 
 impl Service {
-    /// The cache hints of list results: the tool list never changes while the server runs, for
-    /// an hour unless the server says; it is the same for every client (`public`) unless a rule
-    /// chooses tools per caller (`private`).
+    /// The cache hints of list results: for an hour unless the server says (none by default
+    /// when its tools can change at any moment); the same for every client (`public`) unless
+    /// a rule chooses tools per caller (`private`).
     pub(crate) fn cache(&self) -> Cache {
         Cache {
             ttl_ms: u64::try_from(self.cache_ttl.as_millis()).unwrap_or(u64::MAX),
@@ -72,27 +76,37 @@ impl Service {
         }
     }
 
-    /// The `tools/list` result a cursor points at, for `version`, as the caller of a request
-    /// through `outlet` sees it; `None` for a cursor the server did not hand out.
-    pub(crate) fn tool_page(
+    /// The tools served now: a call keeps the registry it began with.
+    pub(crate) fn registry(&self) -> Arc<Registry> {
+        self.tools.current()
+    }
+
+    /// The `tools/list` result a cursor points at in `registry`, for `version`, as the caller
+    /// of a request through `outlet` sees it; `None` for a cursor the server did not hand out.
+    pub(crate) fn tool_page<'a>(
         &self,
+        registry: &'a Registry,
         version: ProtocolVersion,
         cursor: Option<&str>,
         outlet: &Outlet,
-    ) -> Option<Cow<'_, RawValue>> {
+    ) -> Option<Cow<'a, RawValue>> {
         let (meta, cache) = (&self.server_meta, self.cache());
         match &self.visibility {
-            None => self
-                .registry
+            None => registry
                 .page(version, cursor, meta, cache)
                 .map(Cow::Borrowed),
             Some(rule) => {
                 let visible = |spec| visibility::allows(Some(rule), spec, outlet);
-                let page = self
-                    .registry
-                    .page_of(version, cursor, meta, cache, visible)?;
+                let page = registry.page_of(version, cursor, meta, cache, visible)?;
                 Some(Cow::Owned(page))
             }
+        }
+    }
+
+    /// Tells the clients that can hear it, when the served tools changed.
+    pub(crate) fn tools_changed(&self, changed: bool) {
+        if changed {
+            self.listeners.tools_changed();
         }
     }
 

@@ -303,10 +303,8 @@ impl PendingCall<'_> {
         let result = outcome(answer)?;
         let service = self.client.conversation.service();
         let revision = self.client.revision();
-        let compiled = service
-            .registry
-            .find(&self.tool)
-            .map(|(_, entry)| &entry.compiled);
+        let registry = service.registry();
+        let compiled = registry.find(&self.tool).map(|entry| &entry.compiled);
         Ok(CallResult::new(
             result,
             revision,

@@ -214,8 +214,8 @@ fn titled(choices: &Value) -> Result<Value, String> {
         .map_err(str::to_owned)
 }
 
-/// The forms of a server's tools, made when it starts.
-#[derive(Default)]
+/// The forms of a server's tools, made when it starts (and as tools are added).
+#[derive(Default, Clone)]
 pub(crate) struct Forms(HashMap<TypeId, Arc<Form>>);
 
 impl Forms {

@@ -16,7 +16,9 @@ use crate::transport::http::reply::{
     not_allowed, request_id,
 };
 use crate::transport::http::sessions::HttpSession;
-use crate::transport::http::stream::{EventBody, EventStream, RequestSink, ResponseBody};
+use crate::transport::http::stream::{
+    EventBody, EventStream, RequestSink, ResponseBody, StandaloneSink,
+};
 
 impl Endpoint {
     /// A POST of the handshake era: `initialize` opens a session; anything else needs one.
@@ -121,7 +123,17 @@ impl Endpoint {
             };
         }
         match session.open_standalone() {
-            Some(stream) => self.events(stream, false, None),
+            Some(stream) => {
+                // The GET stream is where a session hears that the tool list changed.
+                if self.service.changing {
+                    let outlet = Outlet::new("http", StandaloneSink(Arc::downgrade(&stream)));
+                    self.service
+                        .listeners
+                        .connection(&outlet, &session.session.open);
+                    session.keep_listener(outlet);
+                }
+                self.events(stream, false, None)
+            }
             None => {
                 let message = "Conflict: this session's GET stream is already open";
                 error(StatusCode::CONFLICT, None, INVALID_REQUEST, message)

@@ -10,6 +10,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
+use crate::call::outlet::Outlet;
 use crate::protocol::ProtocolVersion;
 use crate::server::service::Service;
 use crate::server::session::Session;
@@ -29,6 +30,9 @@ struct Streams {
     open: HashMap<u64, Arc<EventStream>>,
     /// The GET stream, while a client reads it.
     standalone: Option<Arc<EventStream>>,
+    /// What carries the server's news to the GET stream: the session holds it, so that it
+    /// lasts as long as the session.
+    listener: Option<Outlet>,
 }
 
 /// The most streams a session keeps for clients to resume.
@@ -192,6 +196,11 @@ impl HttpSession {
         let stream = EventStream::new(None);
         streams.standalone = Some(Arc::clone(&stream));
         Some(stream)
+    }
+
+    /// Keeps the outlet that carries news to the GET stream (replacing an older one).
+    pub(crate) fn keep_listener(&self, outlet: Outlet) {
+        self.streams().listener = Some(outlet);
     }
 
     /// Ends the session: its calls see their `Cancellation` fire, its streams end.

@@ -71,7 +71,7 @@ impl Endpoint {
             && let Some(name) = params.name.as_deref()
         {
             headers::expect(headers, "mcp-name", name)?;
-            if let Some((_, tool)) = self.service.registry.find(name)
+            if let Some(tool) = self.service.registry().find(name)
                 && !tool.compiled.headers.is_empty()
             {
                 let arguments = params

@@ -49,6 +49,8 @@ struct State {
     notified: bool,
     /// A reader read the whole stream after it finished.
     delivered: bool,
+    /// A reader went away before the stream finished (without letting it go to be resumed).
+    abandoned: bool,
     reader: Option<Waker>,
 }
 
@@ -124,6 +126,12 @@ impl EventStream {
         }
     }
 
+    /// Whether the stream still reaches a client: not finished, and not left by its reader.
+    pub(crate) fn is_live(&self) -> bool {
+        let state = self.state();
+        !state.finished && !state.abandoned
+    }
+
     /// Whether a client could still want the stream: it is not delivered whole, and either
     /// something may still be written to it or a reader holds it (`holders` counts the
     /// stream's owners besides the session), or it has events left to resume.
@@ -166,6 +174,18 @@ impl EventStream {
 
 /// The sink of one request's messages: its stream, and what the transport knows of the
 /// request.
+/// A session's GET stream, for messages about no request (the tool list changed): held weakly,
+/// so that the stream counts as read only while a client reads it.
+pub(crate) struct StandaloneSink(pub(crate) std::sync::Weak<EventStream>);
+
+impl Sink for StandaloneSink {
+    fn send(&self, line: Vec<u8>) {
+        if let Some(stream) = self.0.upgrade() {
+            stream.send(line);
+        }
+    }
+}
+
 pub(crate) struct RequestSink {
     pub(crate) stream: Arc<EventStream>,
     pub(crate) extensions: http::Extensions,
@@ -189,6 +209,10 @@ impl Sink for RequestSink {
 
     fn extensions(&self) -> Option<&http::Extensions> {
         Some(&self.extensions)
+    }
+
+    fn is_open(&self) -> bool {
+        self.stream.is_live()
     }
 }
 
@@ -353,6 +377,13 @@ impl EventStream {
 
 impl Drop for EventBody {
     fn drop(&mut self) {
+        {
+            let mut state = self.stream.state();
+            if !state.finished && !state.released && self.stream.ids.is_none() {
+                // No one can resume a stream without ids: its client is gone for good.
+                state.abandoned = true;
+            }
+        }
         if let Some(record) = self.cancel_on_drop.take()
             && !self.stream.is_done_after(self.cursor)
         {
