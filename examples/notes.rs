@@ -1,7 +1,8 @@
 //! A note-keeping MCP server: one `Notes` value holds the notes, and its `#[mcp_tool_type]`
 //! methods are the tools. `export_notes` is long-running: it reports progress and stops when
 //! the client cancels it. `delete_tagged` asks the user to confirm before it deletes anything.
-//! Every call goes through two middlewares: an audit log (a `tracing` event per call, shown on
+//! `lock_notes` takes the tools that change notes away while the notes are locked, and clients
+//! hear that the tool list changed. Every call goes through two middlewares: an audit log (a `tracing` event per call, shown on
 //! stderr with `NOTES_LOG=info`) and a time limit, longer for the tools tagged `long`.
 //!
 //! ```sh
@@ -16,9 +17,9 @@ use std::time::{Duration, Instant};
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use toolwright::ToolOutput;
 use toolwright::middleware::{self, Next, ToolCall};
 use toolwright::prelude::*;
+use toolwright::{ServerHandle, ToolOutput};
 
 /// The notes, in memory; all calls share one `Notes`.
 #[derive(Default)]
@@ -164,6 +165,26 @@ impl Notes {
         })
     }
 
+    /// Locks the notes against changes, or unlocks them. While they are locked, the tools
+    /// that change notes are not offered at all.
+    ///
+    /// # Arguments
+    /// * `locked` - Whether to lock them.
+    #[mcp_tool(idempotent, open_world = false)]
+    fn lock_notes(&self, locked: bool, server: State<ServerHandle>) -> Result<String, ToolError> {
+        for tool in ["add_note", "delete_note", "delete_tagged"] {
+            let changed = match locked {
+                true => server.disable_tool(tool),
+                false => server.enable_tool(tool),
+            };
+            changed.map_err(|e| ToolError::new(e.to_string()))?;
+        }
+        Ok(format!(
+            "the notes are {}",
+            if locked { "locked" } else { "unlocked" }
+        ))
+    }
+
     /// Deletes every note with a tag, once the user confirms.
     ///
     /// # Arguments
@@ -221,7 +242,11 @@ async fn time_limit(call: ToolCall, next: Next) -> ToolOutput {
 }
 
 fn server() -> Server {
-    toolwright::server!()
+    let mut server = toolwright::server!();
+    // `lock_notes` changes the tool set through the server's handle.
+    let handle = server.handle();
+    server
+        .state(handle)
         .title("Notes")
         .instructions("Keeps short notes in memory; find them again by tag.")
         .state(Limits {
@@ -325,6 +350,28 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn locked_notes_offer_no_tools_that_change_them() {
+        let mut client = Client::connect(server(), ProtocolVersion::V2025_11_25).unwrap();
+        let names = |client: &mut Client| -> Vec<String> {
+            let tools = client.list_tools().unwrap();
+            tools
+                .iter()
+                .map(|t| t["name"].as_str().unwrap().to_owned())
+                .collect()
+        };
+        assert_eq!(names(&mut client).len(), 6);
+        let locked = client.call("lock_notes", json!({"locked": true})).unwrap();
+        assert_eq!(locked.text(), "the notes are locked");
+        assert_eq!(
+            names(&mut client),
+            ["export_notes", "list_notes", "lock_notes"]
+        );
+        assert!(client.call("add_note", json!({"text": "x"})).is_err());
+        client.call("lock_notes", json!({"locked": false})).unwrap();
+        assert_eq!(names(&mut client).len(), 6);
     }
 
     #[test]

@@ -32,7 +32,8 @@ fn tools_from_both_impl_blocks() {
             "delete_note",
             "delete_tagged",
             "export_notes",
-            "list_notes"
+            "list_notes",
+            "lock_notes"
         ]
     );
 }

@@ -174,6 +174,7 @@ fn notes_arguments(tool: &str) -> Value {
         "list_notes" => json!({}),
         // No note has the tag, so the tool answers without asking.
         "delete_tagged" => json!({"tag": "none"}),
+        "lock_notes" => json!({"locked": false}),
         other => panic!("no sample arguments for {other}"),
     }
 }
@@ -199,7 +200,7 @@ fn example_schemas_in_every_revision() {
         let mut server = Process::spawn("notes");
         assert_eq!(
             check_server(&mut server.client, revision, notes_arguments),
-            5
+            6
         );
         let mut server = Process::spawn("conformance");
         assert_eq!(

@@ -38,6 +38,12 @@ def plans(tag: str) -> dict[str, list[dict]]:
              "expect": {"text": "deleted 1 notes tagged old", "asked": ["elicitation/create"]}},
             {"name": "delete_tagged", "arguments": {"tag": "old"}, "answers": {},
              "expect": {"text": "no note is tagged old", "asked": []}},
+            # The tool list changes: a client with a list-changed handler hears it and re-lists.
+            {"name": "lock_notes", "arguments": {"locked": True},
+             "expect": {"text": "the notes are locked", "relisted": ["export_notes", "list_notes", "lock_notes"]}},
+            {"name": "lock_notes", "arguments": {"locked": False},
+             "expect": {"text": "the notes are unlocked", "relisted": [
+                 "add_note", "delete_note", "delete_tagged", "export_notes", "list_notes", "lock_notes"]}},
         ],
         "conformance": [
             {"name": "test_simple_text", "expect": {"text": "This is a simple text response for testing."}},
@@ -73,7 +79,7 @@ def answerable(calls: list[dict], client: str) -> list[dict]:
     return [c for c in calls if "answers" not in c]
 
 
-TOOL_COUNTS = {"quickstart": 4, "notes": 5, "conformance": 26}
+TOOL_COUNTS = {"quickstart": 4, "notes": 6, "conformance": 26}
 
 
 def judge(call: dict, record: dict, logs: list | None) -> str | None:
@@ -100,6 +106,8 @@ def judge(call: dict, record: dict, logs: list | None) -> str | None:
         values = [p["progress"] for p in record.get("progress", [])]
         if not values or values != sorted(set(values)):
             return f"progress {values}: expected a strictly increasing series"
+    if "relisted" in expect and "relisted" in record and record["relisted"] != expect["relisted"]:
+        return f"the list the client re-fetched is {record['relisted']}, expected {expect['relisted']}"
     if "asked" in expect and "asked" in record and record["asked"] != expect["asked"]:
         return f"the client was asked {record['asked']}, expected {expect['asked']}"
     if "logs" in expect and logs is not None and len([l for l in logs if l.get("logger") == call["name"]]) < expect["logs"]:

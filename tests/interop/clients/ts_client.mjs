@@ -9,7 +9,9 @@
 //                   "answers": {"elicitation": ElicitResult, "sampling": CreateMessageResult}}]}
 // The client declares elicitation and sampling and answers the server's asks during a call with
 // that call's `answers` (a decline when it has none), recording each ask's method: as requests
-// in a session, or through the SDK's multi-round-trip driver on 2026-07-28.
+// in a session, or through the SDK's multi-round-trip driver on 2026-07-28. It also has a
+// tools list-changed handler: after a call whose plan expects `relisted`, it waits for the
+// SDK to re-fetch the list on the server's notification and records the names it got.
 // The client lists the tools first, so the SDK validates each structuredContent against the
 // tool's outputSchema; a violation makes the call fail. A call with `cancelAfterMs` is aborted
 // that long after it was sent: the SDK posts `notifications/cancelled` (stdio, or an HTTP
@@ -24,7 +26,18 @@ const http = /^https?:\/\//.test(command);
 
 const error = (e) => ({ name: e?.constructor?.name, code: e?.code, message: String(e?.message ?? e) });
 const out = { ok: true, logs: [], calls: [] };
-const options = { capabilities: { elicitation: {}, sampling: {} } };
+// The lists the SDK re-fetched on `notifications/tools/list_changed`, newest last.
+const relisted = [];
+const options = {
+  capabilities: { elicitation: {}, sampling: {} },
+  listChanged: {
+    tools: {
+      onChanged: (error, tools) => {
+        if (!error && tools) relisted.push(tools.map((t) => t.name).sort());
+      },
+    },
+  },
+};
 if (v2) {
   const mode = plan.mode ?? 'legacy';
   options.versionNegotiation = { mode: mode === 'legacy' || mode === 'auto' ? mode : { pin: mode } };
@@ -107,6 +120,13 @@ try {
       };
       // 1.x takes a result schema before the options; 2.x does not.
       record.result = await (v2 ? client.callTool(params, request) : client.callTool(params, undefined, request));
+      if (call.expect?.relisted) {
+        const before = relisted.length;
+        for (let waited = 0; relisted.length === before && waited < 5000; waited += 50) {
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+        record.relisted = relisted.length > before ? relisted[relisted.length - 1] : null;
+      }
     } catch (e) {
       record.error = error(e);
     } finally {
