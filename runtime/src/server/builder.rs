@@ -208,7 +208,8 @@ impl Server {
     }
 
     /// How long 2026-07-28 clients may cache the tool list and the `server/discover` result.
-    /// Defaults to one hour: the tool list of a server never changes while it runs.
+    /// Defaults to one hour, or to no caching for a server whose tools a [`ServerHandle`] may
+    /// change at any moment.
     pub fn cache_ttl(mut self, ttl: Duration) -> Server {
         self.cache_ttl = Some(ttl);
         self

@@ -10,8 +10,9 @@
 //! - An `initialize` asking for a revision the server does not speak with a handshake is answered
 //!   with the latest one it does (the client decides whether to stay); a second `initialize` is
 //!   refused. Requests other than `ping` before it are refused with `-32600`.
-//! - `subscriptions/listen` is acknowledged with nothing subscribed (the tool list never
-//!   changes) and stays open, silent, until the client cancels it.
+//! - `subscriptions/listen` is acknowledged with `toolsListChanged` when the client asks for it
+//!   and the server's tools can change (nothing otherwise), and stays open until the client
+//!   cancels it.
 //! - `logging/setLevel` sets the session's level (`info` until then, the specification lets the
 //!   server choose); a 2026-07-28 request gets log messages only when its `_meta` names a level.
 
