@@ -274,7 +274,7 @@ impl Server {
     /// ```
     /// use toolwright_runtime::Server;
     ///
-    /// let server = Server::new("example", "1");
+    /// let mut server = Server::new("example", "1");
     /// let handle = server.handle();
     /// std::thread::spawn(move || {
     ///     // Later, while the server runs:
