@@ -1,7 +1,7 @@
 //! Running one call: a sync tool on the sync pool (or, once it has shown itself quick, as a
-//! task on the async worker that received it: `pace`), an async one as a task; a panic becomes
-//! an internal error; the output goes to whoever prepared the call, which shapes and delivers
-//! it.
+//! task on the async worker that received it: `pace`), an async one as a task, and any call
+//! through the server's middleware as a task; a panic becomes an internal error; the output
+//! goes to whoever prepared the call, which shapes and delivers it.
 
 use crate::call::pace::{Meter, Pace};
 use std::future::Future;
@@ -41,21 +41,18 @@ impl<F: Finish> Call<F> {
     /// Starts the call on its workers; returns at once.
     pub(crate) fn start(self) {
         let workers = Arc::clone(&self.workers);
-        if let Some(chain) = self.middleware.clone() {
-            workers.runtime().spawn(self.run_through(chain));
-            return;
-        }
         match self.handler {
-            // On a worker of the runtime already (HTTP), a quick tool runs right there; a
-            // transport's own thread (stdio's reader) never runs tool code.
+            // A sync tool runs on the pool, unless the call is a task anyway (middleware), or
+            // it is quick and already on a worker of the runtime (HTTP), where it runs right
+            // there; a transport's own thread (stdio's reader) never runs tool code.
             Handler::Sync(run)
-                if self.pace.is_quick() && tokio::runtime::Handle::try_current().is_ok() =>
+                if self.middleware.is_none()
+                    && !(self.pace.is_quick() && tokio::runtime::Handle::try_current().is_ok()) =>
             {
-                workers.runtime().spawn(self.run_quick(run));
+                workers.sync_pool.run(move || self.run_sync(run));
             }
-            Handler::Sync(run) => workers.sync_pool.run(move || self.run_sync(run)),
-            Handler::Async(run) => {
-                workers.runtime().spawn(self.run_async(run));
+            _ => {
+                workers.runtime().spawn(self.run_in_task());
             }
         }
     }
@@ -79,28 +76,9 @@ impl<F: Finish> Call<F> {
         finish.finish(&record, output);
     }
 
-    /// A sync tool that has shown itself quick, as a task.
-    async fn run_quick(self, run: fn(Invocation) -> ToolOutput) {
-        let Call {
-            record,
-            invocation,
-            finish,
-            pace,
-            ..
-        } = self;
-        let output = record
-            .span
-            .get()
-            .span()
-            .in_scope(|| metered(&pace, true, run, invocation));
-        if let Some(wait) = record.spacing() {
-            tokio::time::sleep(wait).await;
-        }
-        finish.finish(&record, output);
-    }
-
-    /// Through the server's middleware, which runs the tool (`ToolCall::execute`) or not.
-    async fn run_through(self, chain: Arc<Chain>) {
+    /// As a task, in the call's span: through the server's middleware, which runs the tool
+    /// (`ToolCall::execute`) or not, or straight to the tool.
+    async fn run_in_task(self) {
         let Call {
             record,
             handler,
@@ -108,7 +86,7 @@ impl<F: Finish> Call<F> {
             finish,
             workers,
             pace,
-            ..
+            middleware,
         } = self;
         let call = ToolCall {
             record: Arc::clone(&record),
@@ -118,27 +96,10 @@ impl<F: Finish> Call<F> {
             pace,
         };
         let span = record.span.get().span().clone();
-        let output = chain.call(call).instrument(span).await;
-        if let Some(wait) = record.spacing() {
-            tokio::time::sleep(wait).await;
-        }
-        finish.finish(&record, output);
-    }
-
-    async fn run_async(self, run: fn(Invocation) -> BoxFuture) {
-        let Call {
-            record,
-            invocation,
-            finish,
-            ..
-        } = self;
-        let span = record.span.get().span().clone();
-        let output = CatchUnwind {
-            future: run(invocation),
-            rounds: in_rounds(&record),
-        }
-        .instrument(span)
-        .await;
+        let output = match middleware {
+            Some(chain) => chain.call(call).instrument(span).await,
+            None => call.execute().instrument(span).await,
+        };
         if let Some(wait) = record.spacing() {
             tokio::time::sleep(wait).await;
         }
@@ -147,7 +108,8 @@ impl<F: Finish> Call<F> {
 }
 
 impl ToolCall {
-    /// Runs the tool: a sync one on the sync pool, an async one here.
+    /// Runs the tool, in the caller's span: a sync one here when it is quick, else on the sync
+    /// pool (in the span there too); an async one here.
     pub(crate) async fn execute(self) -> ToolOutput {
         let ToolCall {
             record,
@@ -158,12 +120,8 @@ impl ToolCall {
             ..
         } = self;
         match handler {
-            // A quick tool runs right here, as it would without middleware.
-            Handler::Sync(run) if pace.is_quick() => record
-                .span
-                .get()
-                .span()
-                .in_scope(|| metered(&pace, true, run, invocation)),
+            // A quick tool runs right here, on the worker.
+            Handler::Sync(run) if pace.is_quick() => metered(&pace, true, run, invocation),
             Handler::Sync(run) => {
                 let (sender, receiver) = tokio::sync::oneshot::channel();
                 let span = record.span.get();
