@@ -128,6 +128,45 @@ async fn how_it_failed(ask: Elicit<Confirm>) -> String {
     }
 }
 
+#[derive(Deserialize, JsonSchema)]
+enum Size {
+    #[schemars(title = "Small (250 ml)")]
+    Small,
+    #[schemars(title = "Large (500 ml)")]
+    Large,
+}
+
+#[derive(Deserialize, JsonSchema)]
+struct Order {
+    size: Size,
+}
+
+#[derive(Deserialize, JsonSchema)]
+struct Extras {
+    extras: Vec<Size>,
+}
+
+/// Asks for a choice with titles.
+#[mcp_tool]
+async fn order(ask: Elicit<Order>) -> String {
+    match ask.form("Which size?").await {
+        Ok(Answer::Accept(Order { size: Size::Large })) => "large".into(),
+        Ok(Answer::Accept(Order { size: Size::Small })) => "small".into(),
+        Ok(_) => "nothing".into(),
+        Err(error) => format!("failed: {error}"),
+    }
+}
+
+/// Asks for several choices at once.
+#[mcp_tool]
+async fn order_extras(ask: Elicit<Extras>) -> String {
+    match ask.form("Which extras?").await {
+        Ok(Answer::Accept(Extras { extras })) => format!("{} extras", extras.len()),
+        Ok(_) => "nothing".into(),
+        Err(error) => format!("failed: {error}"),
+    }
+}
+
 fn server() -> Server {
     Server::new("asking", "1").discover().state(Runs::default())
 }
@@ -283,6 +322,43 @@ fn url_mode_from_2025_11_25() {
             _ => "opened",
         };
         assert_eq!(text, expected, "{revision}");
+    }
+}
+
+#[test]
+fn titled_choices_in_every_revision_with_forms() {
+    for revision in ASKING {
+        let answers = Answers::new().elicitation(move |request| {
+            if request["message"] == "Which extras?" {
+                return json!({"action": "accept", "content": {"extras": ["Small", "Large"]}});
+            }
+            let size = &request["requestedSchema"]["properties"]["size"];
+            let expected = match revision {
+                // 2025-06-18 names its choices beside them.
+                ProtocolVersion::V2025_06_18 => json!({"type": "string",
+                    "enum": ["Small", "Large"], "enumNames": ["Small (250 ml)", "Large (500 ml)"]}),
+                _ => json!({"type": "string", "oneOf": [
+                    {"const": "Small", "title": "Small (250 ml)"},
+                    {"const": "Large", "title": "Large (500 ml)"}]}),
+            };
+            assert_eq!(size, &expected, "{revision}");
+            json!({"action": "accept", "content": {"size": "Large"}})
+        });
+        let mut client = Client::connect_answering(server(), revision, answers).unwrap();
+        assert_eq!(client.call("order", json!({})).unwrap().text(), "large");
+        // Multi-selects exist from 2025-11-25 on.
+        let expected = match revision {
+            ProtocolVersion::V2025_06_18 => {
+                "failed: the form `asking::Extras` has multi-select choices, which need protocol \
+                 2025-11-25; the client speaks 2025-06-18"
+            }
+            _ => "2 extras",
+        };
+        assert_eq!(
+            client.call("order_extras", json!({})).unwrap().text(),
+            expected,
+            "{revision}"
+        );
     }
 }
 

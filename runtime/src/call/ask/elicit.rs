@@ -80,8 +80,8 @@ impl<T: JsonSchema + DeserializeOwned + 'static> Elicit<T> {
         let version = self.cx.protocol_version();
         let schema = form.schema_for(version).ok_or_else(|| {
             AskError::NotInRevision(format!(
-                "the form `{}` has titled or multi-select choices, which need protocol \
-                 2025-11-25; the client speaks {version}",
+                "the form `{}` has multi-select choices, which need protocol 2025-11-25; \
+                 the client speaks {version}",
                 type_name::<T>()
             ))
         })?;

@@ -9,7 +9,7 @@
 //! | `String` (with `length(...)`, `email`, `url`, `format = "date"`) | `{"type": "string", minLength?, maxLength?, format?}` |
 //! | integers, floats (with `range(...)`) | `{"type": "integer" \| "number", minimum?, maximum?}` |
 //! | `bool` | `{"type": "boolean"}` |
-//! | a unit enum | `{"type": "string", "enum": [...]}`; with a `title` on each variant, `oneOf` of `{const, title}` (2025-11-25) |
+//! | a unit enum | `{"type": "string", "enum": [...]}`; with a `title` on each variant, `oneOf` of `{const, title}` (2025-11-25 on; `enum` with `enumNames` for 2025-06-18) |
 //! | `Vec` of a unit enum | a multi-select: `{"type": "array", "items": {"enum": [...]}}` or `items.anyOf` (2025-11-25) |
 //! | `Option<_>` | the same, not required |
 //!
@@ -34,8 +34,8 @@ pub(crate) struct Form {
     pub(crate) schema: Value,
     /// What the schema asks of values beyond their types, checked on the client's answer.
     constraints: Option<Constraints>,
-    /// It uses what only 2025-11-25 and later define (titled or multi-select enums).
-    newer: bool,
+    /// It has multi-selects, which only 2025-11-25 and later define.
+    multi_select: bool,
 }
 
 impl std::fmt::Debug for Form {
@@ -59,11 +59,11 @@ impl Form {
         if object.get("type").and_then(Value::as_str) != Some("object") {
             return Err("a form is a struct with named fields".into());
         }
-        let mut newer = false;
+        let mut multi_select = false;
         let mut properties = Map::new();
         if let Some(Value::Object(fields)) = object.get("properties") {
             for (name, field) in fields {
-                let property = property(field, &mut newer)
+                let property = property(field, &mut multi_select)
                     .map_err(|problem| format!("field `{name}` {problem}"))?;
                 properties.insert(name.clone(), property);
             }
@@ -74,7 +74,7 @@ impl Form {
         Ok(Form {
             schema,
             constraints,
-            newer,
+            multi_select,
         })
     }
 
@@ -83,17 +83,23 @@ impl Form {
         if version >= ProtocolVersion::V2025_11_25 {
             return Some(self.schema.clone());
         }
-        if self.newer {
+        if self.multi_select {
             return None;
         }
-        // 2025-06-18 has a `default` on booleans only.
         let mut schema = self.schema.clone();
         if let Some(Value::Object(properties)) = schema.get_mut("properties") {
-            for property in properties.values_mut() {
-                if property.get("type").and_then(Value::as_str) != Some("boolean")
-                    && let Some(property) = property.as_object_mut()
-                {
+            for property in properties.values_mut().filter_map(Value::as_object_mut) {
+                // 2025-06-18 has a `default` on booleans only.
+                if property.get("type").and_then(Value::as_str) != Some("boolean") {
                     property.remove("default");
+                }
+                // Its titled choices are `enum` with `enumNames` beside it, in the same order.
+                if let Some(Value::Array(choices)) = property.remove("oneOf") {
+                    let field = |key: &str| -> Vec<Value> {
+                        choices.iter().map(|c| c[key].clone()).collect()
+                    };
+                    property.insert("enum".into(), Value::Array(field("const")));
+                    property.insert("enumNames".into(), Value::Array(field("title")));
                 }
             }
         }
@@ -113,7 +119,7 @@ impl Form {
 }
 
 /// One field's property, in the elicitation dialect.
-fn property(field: &Value, newer: &mut bool) -> Result<Value, String> {
+fn property(field: &Value, multi_select: &mut bool) -> Result<Value, String> {
     let Value::Object(field) = field else {
         return Err("has no schema a form can show".into());
     };
@@ -126,7 +132,6 @@ fn property(field: &Value, newer: &mut bool) -> Result<Value, String> {
     if let Some(choices) = field.get("oneOf") {
         out.insert("type".into(), json!("string"));
         out.insert("oneOf".into(), titled(choices)?);
-        *newer = true;
     } else {
         let kind = field.get("type").and_then(Value::as_str).unwrap_or("");
         out.insert("type".into(), json!(kind));
@@ -161,7 +166,7 @@ fn property(field: &Value, newer: &mut bool) -> Result<Value, String> {
                 };
                 out.insert("items".into(), items);
                 copy(field, &mut out, &["minItems", "maxItems"]);
-                *newer = true;
+                *multi_select = true;
             }
             "object" => {
                 return Err(
@@ -252,7 +257,7 @@ mod tests {
     use super::*;
 
     #[allow(dead_code)]
-    #[derive(JsonSchema)]
+    #[derive(JsonSchema, serde::Serialize)]
     enum Level {
         Low,
         High,
@@ -330,12 +335,51 @@ mod tests {
         );
         assert!(
             form.schema_for(ProtocolVersion::V2025_06_18).is_none(),
-            "titled enums are 2025-11-25"
+            "multi-selects are 2025-11-25"
         );
         assert!(
             form.check(&json!({"name": "", "age": 1})).is_err(),
             "minLength"
         );
+    }
+
+    #[allow(dead_code)]
+    #[derive(JsonSchema)]
+    struct Choice {
+        titled: Titled,
+        #[serde(default = "second")]
+        plain: Level,
+        #[serde(default = "yes")]
+        sure: bool,
+    }
+
+    fn second() -> Level {
+        Level::High
+    }
+
+    #[test]
+    fn titled_choices_are_enum_names_for_2025_06_18() {
+        let form = Form::of::<Choice>().unwrap();
+        let titled = json!({"type": "string", "oneOf": [
+            {"const": "First", "title": "First Option"},
+            {"const": "Second", "title": "Second Option"},
+        ]});
+        assert_eq!(form.schema["properties"]["titled"], titled);
+        let old = form.schema_for(ProtocolVersion::V2025_06_18).unwrap();
+        assert_eq!(
+            old["properties"]["titled"],
+            json!({"type": "string", "enum": ["First", "Second"],
+                   "enumNames": ["First Option", "Second Option"]})
+        );
+        assert_eq!(
+            old["properties"]["plain"],
+            json!({"type": "string", "enum": ["Low", "High"]}),
+            "no default but on booleans"
+        );
+        assert_eq!(old["properties"]["sure"]["default"], json!(true));
+        let new = form.schema_for(ProtocolVersion::V2025_11_25).unwrap();
+        assert_eq!(new["properties"]["titled"], titled);
+        assert_eq!(new["properties"]["plain"]["default"], json!("High"));
     }
 
     #[allow(dead_code)]
