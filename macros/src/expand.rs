@@ -147,7 +147,13 @@ fn args_struct(tool: &Tool<'_>, target: &Target<'_>) -> TokenStream {
             let default = default.as_ref().map(|expr| {
                 let function = format_ident!("__default_{}", unraw(ident));
                 let path = function.to_string();
-                defaults.push(quote! { fn #function() -> #ty { #expr } });
+                // schemars leaves out a default it cannot serialize: one error, at the default.
+                let private = respan(target.private(), expr.span());
+                let checked = respan(ty.clone(), expr.span());
+                let check = quote_spanned! {expr.span()=>
+                    const _: () = #private::schema_default::<#checked>();
+                };
+                defaults.push(quote! { #check fn #function() -> #ty { #expr } });
                 quote!(#[serde(default = #path)])
             });
             let constraints = constraints.iter().map(|c| quote!(#[schemars(#c)]));

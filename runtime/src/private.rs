@@ -8,6 +8,7 @@ pub use crate::call::spec::{
 };
 pub use crate::protocol::wire::{Annotations, Icon};
 pub use crate::tools::binding::{Args, Arguments};
+pub use crate::tools::default_value::{SchemaDefault, schema_default};
 pub use crate::tools::header_argument::{HeaderArgument, header_argument};
 pub use crate::tools::output::ToolOutput;
 pub use crate::tools::schema::{input_schema, whole_input_schema};

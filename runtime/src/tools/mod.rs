@@ -5,6 +5,7 @@ pub(crate) mod binding;
 pub(crate) mod compiled;
 pub(crate) mod constraints;
 pub(crate) mod content;
+pub(crate) mod default_value;
 pub(crate) mod error;
 mod format;
 pub(crate) mod header_argument;
