@@ -125,6 +125,36 @@
 //!
 //! `#[arg(rename = "...", default = expr, description = "...")]` shapes one argument;
 //! `Args<T>` takes the whole arguments object as one `Deserialize + JsonSchema` struct.
+
+//! ## Where tools run
+//!
+//! An `async fn` tool is a task on the server's multi-threaded tokio runtime (over HTTP, the
+//! runtime that serves the connections), beside every other call and connection: it must not
+//! block. Await asynchronous I/O (`tokio::fs`, an async HTTP client or database driver), and
+//! hand blocking work (`std::fs`, a synchronous driver, computation that takes milliseconds) to
+//! `tokio::task::spawn_blocking`:
+//!
+//! ```no_run
+//! use toolwright::prelude::*;
+//!
+//! /// Counts the lines of a file.
+//! #[mcp_tool(read_only)]
+//! async fn count_lines(path: String) -> Result<usize, ToolError> {
+//!     let read = tokio::task::spawn_blocking(move || std::fs::read_to_string(path)).await;
+//!     match read {
+//!         Ok(Ok(text)) => Ok(text.lines().count()),
+//!         Ok(Err(e)) => Err(ToolError::new(format!("cannot read the file: {e}"))),
+//!         Err(panicked) => std::panic::resume_unwind(panicked.into_panic()),
+//!     }
+//! }
+//! # fn main() {}
+//! ```
+//!
+//! Or write the tool as a plain `fn`: sync tools run on threads meant for blocking (one per
+//! core, and another as soon as a call has held one for a millisecond), so a slow one never
+//! holds up other requests, and tokio's handle is there for them too
+//! (`tokio::runtime::Handle::current()`). Only an `async fn` can ask the client ([`Elicit`],
+//! [`Sample`], [`Roots`]): a plain `fn` that takes one does not compile.
 //!
 //! ## Constraints on arguments
 //!

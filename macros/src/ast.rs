@@ -250,6 +250,15 @@ fn is_injectable(ty: &Type) -> bool {
     last_segment(ty).is_some_and(|s| INJECTABLE.iter().any(|name| s.ident == name))
 }
 
+/// The injected types that ask the client mid-call, which only an `async` tool can await.
+const ASKING: &[&str] = &["Elicit", "Sample", "Roots"];
+
+/// The asking type an injected parameter's type names, if it names one.
+pub(crate) fn asking_type(ty: &Type) -> Option<&'static str> {
+    let segment = last_segment(ty)?;
+    ASKING.iter().copied().find(|name| segment.ident == name)
+}
+
 /// `T` of `Args<T>`.
 fn args_inner(ty: &Type) -> Option<&Type> {
     let segment = last_segment(ty).filter(|s| s.ident == "Args")?;

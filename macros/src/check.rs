@@ -3,7 +3,7 @@
 use syn::spanned::Spanned;
 use syn::{ReceiverKind, Type, TypeReference};
 
-use crate::ast::{ParamKind, Tool, is_option, unraw};
+use crate::ast::{ParamKind, Tool, asking_type, is_option, unraw};
 use crate::attr::Errors;
 
 /// Where the tool is defined, which decides what receiver it may have.
@@ -174,6 +174,15 @@ fn parameters(tool: &Tool<'_>, errors: &mut Errors) {
             )),
             ParamKind::Whole { .. } => {}
             ParamKind::Injected { inner, .. } => {
+                if let (Some(asking), false) = (asking_type(inner), tool.is_async()) {
+                    errors.add(syn::Error::new_spanned(
+                        param.ty,
+                        format!(
+                            "`{asking}` asks the client mid-call, so the tool must be an \
+                             `async fn`: the server awaits the client's answer"
+                        ),
+                    ));
+                }
                 let key = quote::quote!(#inner).to_string();
                 if injected.contains(&key) {
                     errors.add(syn::Error::new_spanned(

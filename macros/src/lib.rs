@@ -34,7 +34,8 @@
 //! | invalid header name | `#[arg(header = "Cloud Region")]` | invalid header name `Cloud Region`; a header name has ... |
 //! | two arguments in one header | `header = "Region"` and `header = "region"` | two arguments use the header `Mcp-Param-region` (header names ignore case) |
 //! | header argument of another type | `#[arg(header = "Tags")] tags: Vec<String>` | `Vec<String>` cannot be sent as an HTTP header |
-//! | asking the client from a sync tool | `fn f(ask: Elicit<Confirm>)` | a tool that asks the client (`Elicit`, `Sample`, `Roots`) must be an `async fn`, at the parameter |
+//! | asking the client from a sync tool | `fn f(ask: Elicit<Confirm>)` | `Elicit` asks the client mid-call, so the tool must be an `async fn`, at the parameter |
+//! | a default that does not serialize | `#[arg(default = SortBy::Name)]` on an enum without `Serialize` | the default of a `SortBy` argument cannot be written into the input schema, at the default |
 //! | stale `# Arguments` entry | ``* `name` -`` for a parameter `who` | the `# Arguments` section documents `name`, which is not a parameter |
 //! | two tools of one name in an impl | two methods with `name = "get"` | two tools in this impl block are named `get` |
 //! | `#[mcp_tool]` on a non-function | on a struct | `#[mcp_tool]` goes on a function |

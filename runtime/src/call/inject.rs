@@ -114,7 +114,9 @@ pub struct Injector<T> {
 }
 
 /// Asserts that an injected parameter of a sync tool does not ask the client (its
-/// [`Injector::asks`]); generated code evaluates it for each.
+/// [`Injector::asks`]); generated code evaluates it for each. The macro itself refuses
+/// `Elicit`, `Sample` and `Roots` by name, with an ordinary error: this catches a type of the
+/// author's own, marked `#[inject]`, that asks.
 pub const fn sync_injectable(asks: bool) {
     assert!(
         !asks,

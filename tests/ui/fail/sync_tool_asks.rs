@@ -14,4 +14,11 @@ fn delete_all(ask: Elicit<Confirm>) -> String {
     "deleted".into()
 }
 
+/// Reads the roots from a sync tool.
+#[mcp_tool]
+fn count_roots(roots: &Roots) -> usize {
+    let _ = roots;
+    0
+}
+
 fn main() {}
