@@ -42,13 +42,15 @@
 //! | `icon = "https://..."`, `icon(src = "...", mime_type = "...", sizes = "48x48", theme = "dark")` | icons (repeatable; sent from 2025-11-25 on) |
 //! | `meta = r#"{"com.example/key": 1}"#` | the tool's `_meta`, a JSON object (sent from 2025-06-18 on) |
 //! | `tags("admin", "billing")` | labels the server chooses tools by ([`Server::without_tags`], [`Server::visibility`]); not sent to clients |
+//! | `ignore_unknown_arguments` | argument keys the schema does not list are dropped instead of refused, and the schema says so; `= false` keeps a tool strict on a server that ignores them ([`Server::ignore_unknown_arguments`]) |
 //! | `input_schema = include_str!("schema.json")` | a hand-written input schema, served as written (whitespace aside); pair it with `Args<serde_json::Value>` or typed parameters |
 //! | `crate = path` | where the `toolwright` crate is, when it is re-exported under another path |
 //!
 //! Parameters are the client's arguments, deserialized with serde and described with schemars:
 //! `Option<T>` parameters are optional, all others required. A parameter's description comes from
 //! `#[arg(description = "...")]` or from the doc comment's `# Arguments` list
-//! (``* `name` - text``). Unknown arguments are rejected with a message that names them.
+//! (``* `name` - text``). Unknown arguments are rejected with a message that names them
+//! (`"additionalProperties": false` in the schema), unless the tool or the server ignores them.
 //!
 //! Return values:
 //!

@@ -23,6 +23,7 @@ pub(crate) const PATTERN: &str = "pattern";
 pub(crate) const FORMAT: &str = "format";
 pub(crate) const HEADER: &str = "header";
 pub(crate) const TAGS: &str = "tags";
+pub(crate) const IGNORE_UNKNOWN_ARGUMENTS: &str = "ignore_unknown_arguments";
 
 /// `#[arg(...)]` keys that are schemars' own validation attributes, passed on to the argument's
 /// field as `#[schemars(...)]` (and so written exactly as schemars documents them). `pattern`
@@ -44,6 +45,7 @@ const TOOL_KEYS: &[&str] = &[
     META,
     INPUT_SCHEMA,
     TAGS,
+    IGNORE_UNKNOWN_ARGUMENTS,
     UNDOCUMENTED,
     CRATE,
 ];
@@ -109,6 +111,9 @@ pub(crate) struct ToolArgs {
     pub(crate) open_world: Option<Spanned<bool>>,
     /// The author says the tool needs no description.
     pub(crate) undocumented: Option<Spanned<bool>>,
+    /// Unknown argument keys are ignored (`true`) or refused (`false`); unset, the server
+    /// decides.
+    pub(crate) ignore_unknown_arguments: Option<Spanned<bool>>,
     pub(crate) icons: Vec<Icon>,
     /// `tags("admin", ...)`: labels the server chooses tools by.
     pub(crate) tags: Vec<syn::LitStr>,
@@ -164,6 +169,8 @@ pub(crate) fn tool_args(tokens: TokenStream) -> syn::Result<ToolArgs> {
             UNDOCUMENTED => {
                 flag(&meta, &key, span).and_then(|v| set(&mut args.undocumented, &key, v))
             }
+            IGNORE_UNKNOWN_ARGUMENTS => flag(&meta, &key, span)
+                .and_then(|v| set(&mut args.ignore_unknown_arguments, &key, v)),
             ICON => icon(&meta).map(|icon| args.icons.push(icon)),
             TAGS => tags(&meta, &mut args.tags),
             META => expression(&meta, &key, &mut args.meta),

@@ -405,6 +405,7 @@ fn spec(tool: &Tool<'_>, target: &Target<'_>, input_schema: &TokenStream) -> Tok
         }
     });
     let tags = &tool.args.tags;
+    let ignore_unknown_arguments = hint(&tool.args.ignore_unknown_arguments);
     // Spanned at the function's name, so that a duplicate-name error points at the definition.
     let site = tool.sig.ident.span();
     let file = quote_spanned!(site=> ::core::file!());
@@ -427,6 +428,7 @@ fn spec(tool: &Tool<'_>, target: &Target<'_>, input_schema: &TokenStream) -> Tok
             raw_input_schema: #raw_input_schema,
             icons: &[#(#icons),*],
             tags: &[#(#tags),*],
+            ignore_unknown_arguments: #ignore_unknown_arguments,
             meta: #meta,
             file: #file,
             line: #line,

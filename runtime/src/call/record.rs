@@ -183,6 +183,7 @@ pub(crate) mod tests {
         raw_input_schema: None,
         icons: &[],
         tags: &[],
+        ignore_unknown_arguments: None,
         meta: None,
         file: file!(),
         line: line!(),

@@ -83,6 +83,10 @@ pub struct ToolSpec {
     pub icons: &'static [Icon],
     /// Labels the server chooses tools by (`tags("admin")`); not sent to clients.
     pub tags: &'static [&'static str],
+    /// Whether argument keys the input schema does not list are ignored (`Some(true)`) or
+    /// refused (`Some(false)`); `None` leaves it to the server
+    /// ([`Server::ignore_unknown_arguments`](crate::Server::ignore_unknown_arguments)).
+    pub ignore_unknown_arguments: Option<bool>,
     /// The tool's `_meta`, as a JSON object text (2025-06-18 on).
     pub meta: Option<&'static str>,
     /// The source file of the definition.
@@ -102,6 +106,7 @@ impl ToolSpec {
         Source {
             input_schema: self.input_schema,
             raw_input_schema: self.raw_input_schema,
+            ignore_unknown_arguments: self.ignore_unknown_arguments,
             output_schema: self.output_schema,
             meta: self.meta,
         }

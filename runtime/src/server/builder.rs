@@ -23,6 +23,7 @@ use crate::server::service::{Limits, Service};
 use crate::server::toolset::{self, Live, ServerHandle, ToolSet};
 use crate::server::visibility::{Caller, Rule};
 use crate::tools::SchemaProfile;
+use crate::tools::compiled::Options;
 
 /// An MCP server: its identity, its tools and its limits.
 ///
@@ -47,7 +48,7 @@ pub struct Server {
     /// Mistakes found while building, reported by `build`.
     errors: Vec<Error>,
     limits: Limits,
-    profile: SchemaProfile,
+    options: Options,
     order: ToolOrder,
     page_size: Option<usize>,
     /// How long clients may cache lists; `None` for the default.
@@ -109,7 +110,7 @@ impl Server {
                 max_in_flight: DEFAULT_MAX_IN_FLIGHT,
                 shutdown_grace: Duration::from_millis(500),
             },
-            profile: SchemaProfile::Portable,
+            options: Options::default(),
             order: ToolOrder::Name,
             page_size: None,
             cache_ttl: None,
@@ -203,7 +204,7 @@ impl Server {
 
     /// How generated schemas are shaped. Defaults to [`SchemaProfile::Portable`].
     pub fn schema_profile(mut self, profile: SchemaProfile) -> Server {
-        self.profile = profile;
+        self.options.profile = profile;
         self
     }
 
@@ -365,6 +366,17 @@ impl Server {
         self
     }
 
+    /// Whether argument keys a tool's input schema does not list are ignored, rather than
+    /// refused with an error naming them (the default: a misspelt optional argument must not
+    /// vanish silently). For a server ported from one that ignored them, or models that add
+    /// keys of their own. A tool's schema then leaves out `"additionalProperties": false`, and
+    /// a tool can choose for itself: `#[mcp_tool(ignore_unknown_arguments)]`, or `= false` to
+    /// stay strict on such a server.
+    pub fn ignore_unknown_arguments(mut self, ignore: bool) -> Server {
+        self.options.ignore_unknown_arguments = ignore;
+        self
+    }
+
     /// Shows the details of panics and unexpected errors to the client, for development.
     /// By default the client sees "internal error (ref …)" and the details go to stderr only.
     pub fn expose_internal_errors(mut self, expose: bool) -> Server {
@@ -406,11 +418,11 @@ impl Server {
         let entries = registered
             .into_iter()
             .map(|(spec, instance)| {
-                toolset::entry(spec, instance, self.profile, &self.states, &mut forms)
+                toolset::entry(spec, instance, self.options, &self.states, &mut forms)
             })
             .collect::<Result<Vec<_>>>()?;
         let page_size = self.page_size.unwrap_or(usize::MAX);
-        let tools = ToolSet::new(entries, forms, self.order, page_size, self.profile);
+        let tools = ToolSet::new(entries, forms, self.order, page_size, self.options);
         let changing = self.live.is_some();
         // A list that can change at any moment is cached only as long as the server says.
         let cache_ttl = match (self.cache_ttl, changing) {

@@ -60,6 +60,7 @@ impl Session {
             }
             a => Arguments::new(a.map(RawValue::to_owned))
                 .constrained(tool.compiled.constraints.clone())
+                .ignoring_unknown(tool.compiled.known_arguments.clone())
                 .decoding(
                     (service.decode_string_arguments)
                         .then(|| Arc::clone(&tool.compiled.input_schema)),

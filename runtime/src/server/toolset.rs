@@ -15,8 +15,7 @@ use crate::server::builder::ToolOrder;
 use crate::server::error::{Error, Result};
 use crate::server::registry::{Entry, Registry};
 use crate::server::service::Service;
-use crate::tools::SchemaProfile;
-use crate::tools::compiled::Compiled;
+use crate::tools::compiled::{Compiled, Options};
 
 /// A tool as registered, and whether it is served.
 struct Slot {
@@ -30,7 +29,7 @@ pub(crate) struct ToolSet {
     slots: Mutex<Vec<Slot>>,
     order: ToolOrder,
     page_size: usize,
-    profile: SchemaProfile,
+    options: Options,
 }
 
 impl ToolSet {
@@ -39,7 +38,7 @@ impl ToolSet {
         forms: Forms,
         order: ToolOrder,
         page_size: usize,
-        profile: SchemaProfile,
+        options: Options,
     ) -> ToolSet {
         let slots: Vec<Slot> = entries
             .into_iter()
@@ -54,7 +53,7 @@ impl ToolSet {
             slots: Mutex::new(slots),
             order,
             page_size,
-            profile,
+            options,
         }
     }
 
@@ -102,7 +101,7 @@ fn served(slots: &[Slot], forms: Arc<Forms>, order: ToolOrder, page_size: usize)
 pub(crate) fn entry(
     spec: &'static ToolSpec,
     instance: Option<Instance>,
-    profile: SchemaProfile,
+    options: Options,
     states: &States,
     forms: &mut Forms,
 ) -> Result<Entry> {
@@ -129,7 +128,7 @@ pub(crate) fn entry(
         })?;
         forms.insert(source.id, form);
     }
-    let compiled = Compiled::new(&spec.source(), profile).map_err(invalid)?;
+    let compiled = Compiled::new(&spec.source(), options).map_err(invalid)?;
     Ok(Entry {
         spec,
         compiled,
@@ -176,7 +175,7 @@ impl ServerHandle {
     pub fn add_tool<T: Tool>(&self) -> Result<()> {
         let service = self.service()?;
         let spec = T::spec();
-        let (profile, states) = (service.tools.profile, &service.states);
+        let (options, states) = (service.tools.options, &service.states);
         let changed = service.tools.change(|slots, forms| {
             if let Some(taken) = slots.iter().find(|s| s.entry.spec.name == spec.name) {
                 return Err(Error::DuplicateTool {
@@ -185,7 +184,7 @@ impl ServerHandle {
                     second: spec.location(),
                 });
             }
-            let entry = entry(spec, None, profile, states, forms)?;
+            let entry = entry(spec, None, options, states, forms)?;
             slots.push(Slot {
                 entry: Arc::new(entry),
                 enabled: true,

@@ -21,6 +21,8 @@ pub struct Arguments {
     constraints: Option<Arc<Constraints>>,
     /// The tool's input schema, when arguments sent as JSON text are decoded by it.
     decoding: Option<Arc<Value>>,
+    /// The argument names the tool knows, when it ignores the others.
+    known: Option<Arc<[String]>>,
 }
 
 impl std::fmt::Debug for Arguments {
@@ -44,6 +46,7 @@ impl Arguments {
             raw,
             constraints: None,
             decoding: None,
+            known: None,
         }
     }
 
@@ -58,6 +61,12 @@ impl Arguments {
     /// them so. A string stays a string where the schema allows one.
     pub(crate) fn decoding(mut self, input_schema: Option<Arc<Value>>) -> Arguments {
         self.decoding = input_schema;
+        self
+    }
+
+    /// The same arguments, where keys other than `known` are dropped rather than refused.
+    pub(crate) fn ignoring_unknown(mut self, known: Option<Arc<[String]>>) -> Arguments {
+        self.known = known;
         self
     }
 
@@ -100,11 +109,19 @@ impl Arguments {
         })
     }
 
-    /// Binds with `bind`, retrying once with the values the schema allows but serde does not
-    /// (see [`rewritten`]), then checks the constraints.
+    /// Binds with `bind` (without the keys the tool ignores, if it has any), retrying once with
+    /// the values the schema allows but serde does not (see [`rewritten`]), then checks the
+    /// constraints.
     fn bind_with<T>(&self, bind: impl Fn(&str) -> Result<T, ToolOutput>) -> Result<T, ToolOutput> {
         let mut json = Cow::Borrowed(self.json());
-        let value = match bind(&json) {
+        let mut first = bind(&json);
+        if let (Err(_), Some(known)) = (&first, &self.known)
+            && let Some(known_only) = without_unknown(&json, known)
+        {
+            json = Cow::Owned(known_only);
+            first = bind(&json);
+        }
+        let value = match first {
             Ok(value) => value,
             Err(error) => match rewritten(&json, self.decoding.as_deref()) {
                 Some(rewritten) => {
@@ -142,6 +159,16 @@ fn locate<T: DeserializeOwned>(json: &str, first: &serde_json::Error) -> ToolOut
             message: without_position(first),
         }),
     }
+}
+
+/// The arguments object `json` without the keys that are not `known`, or `None` when it has
+/// none of those.
+#[cold]
+fn without_unknown(json: &str, known: &[String]) -> Option<String> {
+    let mut arguments: serde_json::Map<String, Value> = serde_json::from_str(json).ok()?;
+    let before = arguments.len();
+    arguments.retain(|key, _| known.iter().any(|k| k == key));
+    (arguments.len() < before).then(|| Value::Object(arguments).to_string())
 }
 
 /// `json` with what a first binding refused but the input schema allows rewritten, or `None`

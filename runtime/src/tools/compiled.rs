@@ -17,9 +17,19 @@ pub(crate) struct Source {
     pub(crate) input_schema: fn(&mut SchemaGenerator) -> Schema,
     /// A hand-written input schema (JSON text), served as written instead of a generated one.
     pub(crate) raw_input_schema: Option<&'static str>,
+    /// The tool's own choice on argument keys its schema does not list.
+    pub(crate) ignore_unknown_arguments: Option<bool>,
     pub(crate) output_schema: fn(&mut SchemaGenerator) -> Option<Schema>,
     /// The tool's `_meta`, as JSON text.
     pub(crate) meta: Option<&'static str>,
+}
+
+/// The server's choices that shape every tool's schemas.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Options {
+    pub(crate) profile: SchemaProfile,
+    /// Ignore argument keys a tool's schema does not list, unless the tool says otherwise.
+    pub(crate) ignore_unknown_arguments: bool,
 }
 
 /// A tool's schemas and constraints, ready to serve.
@@ -37,12 +47,19 @@ pub(crate) struct Compiled {
     #[cfg_attr(not(feature = "http"), allow(dead_code))]
     pub(crate) headers: Vec<ParamHeader>,
     pub(crate) meta: Option<Box<RawValue>>,
+    /// The argument names the input schema lists, when keys beside them are ignored rather
+    /// than refused.
+    pub(crate) known_arguments: Option<Arc<[String]>>,
 }
 
 impl Compiled {
     /// Generates and checks everything once; `Err` says what is wrong, for the server to report
     /// with the tool's name and location.
-    pub(crate) fn new(source: &Source, profile: SchemaProfile) -> Result<Compiled, String> {
+    pub(crate) fn new(source: &Source, options: Options) -> Result<Compiled, String> {
+        let profile = options.profile;
+        let ignore_unknown = source
+            .ignore_unknown_arguments
+            .unwrap_or(options.ignore_unknown_arguments);
         let input_schema_json = match source.raw_input_schema {
             Some(text) => RawValue::from_string(compact_json(text))
                 .map_err(|e| format!("its input schema is not JSON: {e}"))?,
@@ -50,7 +67,10 @@ impl Compiled {
                 let mut generator = schema::input_generator();
                 let generated = (source.input_schema)(&mut generator);
                 let generated = schema::with_definitions(generated, &mut generator);
-                let value = schema::finish(generated, Contract::Input, profile);
+                let mut value = schema::finish(generated, Contract::Input, profile);
+                if ignore_unknown {
+                    schema::open_arguments(&mut value);
+                }
                 serde_json::value::to_raw_value(&value).expect("a schema serializes")
             }
         };
@@ -79,7 +99,9 @@ impl Compiled {
             ),
             None => None,
         };
+        let known_arguments = ignore_unknown.then(|| schema::property_names(&input_schema));
         Ok(Compiled {
+            known_arguments,
             input_schema: Arc::new(input_schema),
             input_schema_json,
             output,

@@ -61,6 +61,24 @@ pub fn whole_input_schema<T: JsonSchema>(generator: &mut SchemaGenerator) -> Sch
     schema
 }
 
+/// An input schema that no longer refuses argument keys it does not list: the tool ignores
+/// them, and its schema says so (no `"additionalProperties": false` at the root).
+pub(crate) fn open_arguments(schema: &mut Value) {
+    if let Some(root) = schema.as_object_mut()
+        && root.get("additionalProperties") == Some(&Value::Bool(false))
+    {
+        root.remove("additionalProperties");
+    }
+}
+
+/// The names of the properties an object schema lists at its root.
+pub(crate) fn property_names(schema: &Value) -> std::sync::Arc<[String]> {
+    match schema.get("properties") {
+        Some(Value::Object(properties)) => properties.keys().cloned().collect(),
+        _ => std::sync::Arc::new([]),
+    }
+}
+
 /// `schema` with the definitions `generator` collected while making it. A hand-written
 /// [`IntoToolOutput::output_schema`](crate::IntoToolOutput::output_schema) that calls
 /// `generator.subschema_for::<T>()` gets back `{"$ref": "#/$defs/T"}`, and `T` itself stays in
