@@ -58,7 +58,8 @@
 //! |---|---|
 //! | `String`, `&str`, [`Text<T>`] | one text block |
 //! | `()` | no content |
-//! | [`Content`], `Vec<Content>` | those blocks: text, image, audio, resource link, embedded resource |
+//! | [`Content`], `Vec<Content>` | those blocks: text, image, audio, resource link, embedded resource, each with optional [`Annotations`] and `_meta`; images, audio and blobs from bytes or from base64 you already have ([`Content::image_base64`]) |
+//! | [`Structured<T>`] | structured output with blocks of your own beside it instead of its JSON text |
 //! | any other `T: Serialize + JsonSchema`, or [`Json<T>`] | structured output (below) and the JSON as a text block |
 //! | [`ToolOutput`] | exactly that |
 //! | `Result<T, E>` | `Ok` as above; `Err` is a result with `isError: true` |
@@ -311,11 +312,12 @@
 
 pub use toolwright_macros::{mcp_tool, mcp_tool_type};
 pub use toolwright_runtime::{
-    Answer, Args, AskError, Caller, Cancellation, ClientInfo, Command, Content, Context, Elicit,
-    EmbeddedResource, Era, Error, Inject, IntoToolOutput, Json, Level, Log, NoForm, Progress,
-    ProtocolVersion, Requirements, ResourceLink, Result, Root, Roots, Sample, SamplingMessage,
-    SamplingRequest, SamplingResult, SchemaProfile, Server, ServerHandle, State, Structured, Text,
-    Tool, ToolError, ToolInfo, ToolOrder, ToolOutput, UsageError,
+    Annotations, Answer, Args, AskError, Caller, Cancellation, ClientInfo, Command, Content,
+    Context, Elicit, EmbeddedResource, Era, Error, Inject, IntoToolOutput, InvalidBase64, Json,
+    Level, Log, NoForm, Progress, ProtocolVersion, Requirements, ResourceLink, Result, Role, Root,
+    Roots, Sample, SamplingMessage, SamplingRequest, SamplingResult, SchemaProfile, Server,
+    ServerHandle, State, Structured, Text, Tool, ToolError, ToolInfo, ToolOrder, ToolOutput,
+    UsageError,
 };
 
 /// Middleware around tool calls: tower layers, and [`from_fn`](middleware::from_fn).

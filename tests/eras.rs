@@ -83,10 +83,10 @@ fn text_of_its_own_beside_structured_content() {
         );
         let modern = format!(r#","resultType":"complete",{SERVER_META}"#);
         let (point_expected, list_expected) = match revision {
-            // No structured content: the JSON follows the tool's own text, so nothing is lost.
+            // No structured content: the tool's own text, which says what the value is.
             "2024-11-05" | "2025-03-26" => (
-                format!(r#"{{"content":[{sentence},{}]}}"#, text(point_json)),
-                format!(r#"{{"content":[{},{}]}}"#, text("two bytes"), text("[1,2]")),
+                format!(r#"{{"content":[{sentence}]}}"#),
+                format!(r#"{{"content":[{}]}}"#, text("two bytes")),
             ),
             "2026-07-28" => (
                 format!(r#"{{"content":[{sentence}],"structuredContent":{point_json}{modern}}}"#),

@@ -33,10 +33,7 @@ fn wav() -> Vec<u8> {
 }
 
 fn png() -> Content {
-    Content::Image {
-        data: PNG.into(),
-        mime_type: "image/png".into(),
-    }
+    Content::image_base64(PNG, "image/png").expect("the fixture is base64")
 }
 
 /// Returns a simple text response.

@@ -38,8 +38,8 @@ pub use server::{
     ToolOrder,
 };
 pub use tools::{
-    Args, Content, EmbeddedResource, IntoToolOutput, Json, ResourceLink, SchemaProfile, Structured,
-    Text, ToolError, ToolOutput,
+    Annotations, Args, Content, EmbeddedResource, IntoToolOutput, InvalidBase64, Json,
+    ResourceLink, Role, SchemaProfile, Structured, Text, ToolError, ToolOutput,
 };
 #[cfg(feature = "http")]
 pub use transport::http::{Http, HttpService, PATH as HTTP_PATH, ResponseBody};

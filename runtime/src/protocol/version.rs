@@ -113,6 +113,12 @@ impl ProtocolVersion {
         self >= ProtocolVersion::V2025_06_18
     }
 
+    /// `_meta` on content blocks and resource contents, and `lastModified` in their
+    /// annotations (2025-06-18 on).
+    pub fn has_content_meta(self) -> bool {
+        self >= ProtocolVersion::V2025_06_18
+    }
+
     /// `icons` on tools and server info (2025-11-25 on).
     pub fn has_icons(self) -> bool {
         self >= ProtocolVersion::V2025_11_25

@@ -16,7 +16,7 @@ pub(crate) mod schema;
 pub mod select;
 
 pub use binding::Args;
-pub use content::{Content, EmbeddedResource, ResourceLink};
+pub use content::{Annotations, Content, EmbeddedResource, InvalidBase64, ResourceLink, Role};
 pub use error::ToolError;
 pub use output::{IntoToolOutput, Json, Structured, Text, ToolOutput};
 pub use schema::SchemaProfile;

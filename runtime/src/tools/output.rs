@@ -18,15 +18,13 @@ pub struct ToolOutput {
 
 #[derive(Debug)]
 pub(crate) enum Repr {
-    /// A `CallToolResult`. `structured` is sent only where the tool advertises an output schema.
-    /// Its JSON is sent as the first text block, unless `own_text`: then `content` is the tool's
-    /// own account of the value, and the JSON follows it only where a client would otherwise
-    /// miss it.
+    /// A `CallToolResult`. `structured` is sent only where the tool advertises an output schema;
+    /// `json_text` says where its JSON is also sent as text.
     Result {
         content: Vec<Content>,
         structured: Option<Box<RawValue>>,
         is_error: bool,
-        own_text: bool,
+        json_text: JsonText,
     },
     /// The client's arguments did not bind.
     InvalidArguments(BindError),
@@ -40,6 +38,20 @@ pub(crate) enum Repr {
     },
     /// A 2026-07-28 round ended on asks only the client's retry can answer.
     InputRequired(Box<InputRequired>),
+}
+
+/// Where the JSON of a structured value goes out as a text block too.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum JsonText {
+    /// The tool gave no blocks of its own: the JSON is the text, first, for every client.
+    Only,
+    /// The tool gave blocks of its own, which say what the value is: the JSON follows them only
+    /// where the specification requires it (structured content that is not an object,
+    /// SEP-2106). A client without `structuredContent` gets the tool's blocks alone, so media
+    /// the value carries does not travel twice.
+    WhereRequired,
+    /// As `WhereRequired`, and for clients without `structuredContent` too: the author asked.
+    Fallback,
 }
 
 /// The asks a round ended on (`inputRequests` entries, by key), and the answers it used, for
@@ -87,7 +99,7 @@ impl ToolOutput {
                 content,
                 structured: None,
                 is_error: false,
-                own_text: false,
+                json_text: JsonText::Only,
             },
         }
     }
@@ -99,7 +111,7 @@ impl ToolOutput {
                 content: vec![Content::text(message)],
                 structured: None,
                 is_error: true,
-                own_text: false,
+                json_text: JsonText::Only,
             },
         }
     }
@@ -119,9 +131,10 @@ impl ToolOutput {
     /// ToolOutput::structured_with_text(&deleted, "Entities deleted successfully");
     /// ```
     ///
-    /// Clients that cannot receive `structuredContent` (revisions before 2025-06-18) get the JSON
-    /// as a text block after yours, so they lose nothing; so does a value that is not a JSON
-    /// object, for which the specification requires the JSON text (SEP-2106).
+    /// Clients that cannot receive `structuredContent` (revisions before 2025-06-18) get your
+    /// text alone, unless you ask for the JSON too ([`json_fallback`](ToolOutput::json_fallback)).
+    /// A value that is not a JSON object keeps its JSON text beside yours wherever it is sent as
+    /// structured content, as the specification requires (SEP-2106).
     pub fn structured_with_text<T: Serialize + ?Sized>(
         value: &T,
         text: impl Into<String>,
@@ -129,15 +142,20 @@ impl ToolOutput {
         Self::structured_with(value, vec![Content::text(text)])
     }
 
-    /// A structured result with content blocks of the tool's own beside it, as
-    /// [`structured_with_text`](ToolOutput::structured_with_text) does for one text block. With
-    /// no blocks, the JSON of `value` is the text block.
+    /// A structured result with content blocks of the tool's own beside it (an image the value
+    /// describes, a sentence), as [`structured_with_text`](ToolOutput::structured_with_text)
+    /// does for one text block: clients without `structuredContent` get these blocks, each as
+    /// their revision can carry it, not a JSON copy of the same data. With no blocks, the JSON
+    /// of `value` is the text block.
     pub fn structured_with<T: Serialize + ?Sized>(value: &T, content: Vec<Content>) -> ToolOutput {
         // `to_raw_value` keeps serde_json's own output without parsing it again.
         match serde_json::value::to_raw_value(value) {
             Ok(raw) => ToolOutput {
                 repr: Repr::Result {
-                    own_text: !content.is_empty(),
+                    json_text: match content.is_empty() {
+                        true => JsonText::Only,
+                        false => JsonText::WhereRequired,
+                    },
                     // The JSON text block is written from `structured` when the result is sent.
                     content,
                     structured: Some(raw),
@@ -146,6 +164,18 @@ impl ToolOutput {
             },
             Err(e) => ToolOutput::internal(format!("the tool's result did not serialize: {e}")),
         }
+    }
+
+    /// The same structured result, whose JSON also goes, as a text block after the tool's own
+    /// blocks, to clients that cannot receive `structuredContent` (revisions before
+    /// 2025-06-18): for a value whose fields the tool's blocks do not already show.
+    pub fn json_fallback(mut self) -> ToolOutput {
+        if let Repr::Result { json_text, .. } = &mut self.repr
+            && *json_text == JsonText::WhereRequired
+        {
+            *json_text = JsonText::Fallback;
+        }
+        self
     }
 
     pub(crate) fn invalid_arguments(error: BindError) -> ToolOutput {
@@ -267,12 +297,14 @@ impl<T: Serialize + JsonSchema> IntoToolOutput for Json<T> {
 /// }
 /// ```
 ///
-/// What clients get is [`ToolOutput::structured_with`]'s: your blocks, and the JSON as text
-/// only for clients that could not read it otherwise.
+/// What clients get is [`ToolOutput::structured_with`]'s: your blocks (an image the value
+/// describes is sent once, not again inside a JSON copy), and the value as `structuredContent`
+/// where the revision has it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Structured<T> {
     value: T,
     content: Vec<Content>,
+    json_fallback: bool,
 }
 
 impl<T> Structured<T> {
@@ -281,6 +313,7 @@ impl<T> Structured<T> {
         Structured {
             value,
             content: Vec::new(),
+            json_fallback: false,
         }
     }
 
@@ -294,6 +327,13 @@ impl<T> Structured<T> {
         self.content.push(block);
         self
     }
+
+    /// Sends the value's JSON as text too, after your blocks, to clients that cannot receive
+    /// `structuredContent` (see [`ToolOutput::json_fallback`]).
+    pub fn json_fallback(mut self) -> Structured<T> {
+        self.json_fallback = true;
+        self
+    }
 }
 
 impl<T: Serialize + JsonSchema> IntoToolOutput for Structured<T> {
@@ -302,7 +342,11 @@ impl<T: Serialize + JsonSchema> IntoToolOutput for Structured<T> {
     }
 
     fn into_tool_output(self) -> ToolOutput {
-        ToolOutput::structured_with(&self.value, self.content)
+        let output = ToolOutput::structured_with(&self.value, self.content);
+        match self.json_fallback {
+            true => output.json_fallback(),
+            false => output,
+        }
     }
 }
 

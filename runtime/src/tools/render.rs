@@ -17,7 +17,7 @@ use crate::protocol::wire::Modern;
 use crate::protocol::{Era, ProtocolVersion};
 use crate::tools::compiled::Compiled;
 use crate::tools::content::Content;
-use crate::tools::output::{Repr, ToolOutput};
+use crate::tools::output::{JsonText, Repr, ToolOutput};
 
 /// What shaping a tool's results needs to know besides the output.
 pub(crate) struct Renderer<'a> {
@@ -37,7 +37,7 @@ pub(crate) fn call_result(
     output: ToolOutput,
 ) -> Vec<u8> {
     let tool = renderer.tool;
-    let (content, structured, is_error, own_text) = match output.repr {
+    let (content, structured, is_error, json_text) = match output.repr {
         Repr::Result {
             structured: None,
             is_error: false,
@@ -54,15 +54,15 @@ pub(crate) fn call_result(
             content,
             structured,
             is_error,
-            own_text,
-        } => (content, structured, is_error, own_text),
+            json_text,
+        } => (content, structured, is_error, json_text),
         Repr::InvalidArguments(error) => {
             let message = error.describe(&tool.input_schema);
             if !version.invalid_arguments_are_tool_errors() {
                 let error = RpcError::new(INVALID_PARAMS, message);
                 return jsonrpc::error_line(Some(id), &error);
             }
-            (vec![Content::text(message)], None, true, false)
+            (vec![Content::text(message)], None, true, JsonText::Only)
         }
         Repr::Internal(detail) => return internal(renderer, version, id, &detail),
         Repr::MissingCapability {
@@ -72,7 +72,7 @@ pub(crate) fn call_result(
             if version.era() == Era::Modern {
                 return missing_capability(id, capability, &message);
             }
-            (vec![Content::text(message)], None, true, false)
+            (vec![Content::text(message)], None, true, JsonText::Only)
         }
         Repr::InputRequired(_) => {
             let detail = "a round of asks ended outside 2026-07-28 rounds";
@@ -88,17 +88,21 @@ pub(crate) fn call_result(
             false => Structured::AsIs(value),
         }
     });
-    // The JSON as text: always, unless the tool wrote its own blocks; then only for a client
-    // that gets no structured content, and for a value that is not an object (SEP-2106 makes
-    // the text a MUST for those).
-    let json = structured
-        .as_deref()
-        .map(RawValue::get)
-        .filter(|json| !own_text || structured_content.is_none() || !json.starts_with('{'));
+    // The JSON as text: always, unless the tool wrote its own blocks; then beside structured
+    // content that is not an object (SEP-2106 makes the text a MUST for those), and for a
+    // client that gets no structured content only when the author asked.
+    let json = structured.as_deref().map(RawValue::get).filter(|json| {
+        let object = json.starts_with('{');
+        match json_text {
+            JsonText::Only => true,
+            JsonText::WhereRequired => structured_content.is_some() && !object,
+            JsonText::Fallback => structured_content.is_none() || !object,
+        }
+    });
     let result = CallToolResult {
         content: ContentOut {
             json,
-            json_first: !own_text,
+            json_first: json_text == JsonText::Only,
             blocks: &content,
             version,
         },
@@ -253,9 +257,10 @@ impl ContentOut<'_> {
         }
         for block in self.blocks {
             separate(out);
-            match &*block.for_version(self.version) {
-                Content::Text { text: t } => text(out, t),
-                other => write_json(out, other),
+            let block = block.for_version(self.version);
+            match block.plain_text() {
+                Some(t) => text(out, t),
+                None => write_json(out, &*block),
             }
         }
         if let (false, Some(json)) = (self.json_first, self.json) {
