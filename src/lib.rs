@@ -275,8 +275,14 @@
 //!
 //! ## Your `main`, your command line
 //!
-//! [`Server::run`] reads the command line and returns the exit code for `main`. A program with a
-//! command line of its own chooses a [`Command`] and calls [`Server::execute`]:
+//! [`Server::run`] reads the command line and returns the exit code for `main`:
+//! `SERVER` serves stdio, `SERVER serve --http ADDR [OPTIONS]` Streamable HTTP (with flags for
+//! every `Http` limit: `--max-body 16MiB`, `--session-idle 10m`, ...; `SERVER
+//! help` lists them), `SERVER list` and `SERVER call NAME JSON` try the tools. A program with a
+//! command line of its own chooses a [`Command`] and calls [`Server::execute`]: it parses
+//! what follows its own arguments with [`Command::parse`] (see [`Server::execute`] for a server
+//! that takes directories first), or builds one (`Command::serve_http(addr)`,
+//! `ServeHttp::new(addr).http(...)`):
 //!
 //! ```no_run
 //! use toolwright::{Command, Server};
@@ -324,7 +330,7 @@ pub use toolwright_runtime::{
 pub use toolwright_runtime::middleware;
 
 #[cfg(feature = "http")]
-pub use toolwright_runtime::{HTTP_PATH, Http, HttpService, ResponseBody};
+pub use toolwright_runtime::{HTTP_PATH, Http, HttpService, ResponseBody, ServeHttp};
 
 /// Testing tools without a client process: an in-process [`Client`](testing::Client) that
 /// checks structured results against the advertised schemas, and a [`Manifest`](testing::Manifest)

@@ -31,6 +31,8 @@ pub use call::{
     Requirements, Root, Roots, Sample, SamplingMessage, SamplingRequest, SamplingResult, State,
     Tool, ToolInfo,
 };
+#[cfg(feature = "http")]
+pub use cli::ServeHttp;
 pub use cli::{Command, UsageError};
 pub use protocol::{Era, Level, ProtocolVersion};
 pub use server::{

@@ -302,7 +302,7 @@ fn checked(data: String) -> Result<String, InvalidBase64> {
     if let Some(at) = body.iter().position(|b| !alphabet(b)) {
         return Err(InvalidBase64 { at });
     }
-    if padding > 2 || bytes.len() % 4 != 0 {
+    if padding > 2 || !bytes.len().is_multiple_of(4) {
         return Err(InvalidBase64 { at: body.len() });
     }
     Ok(data)

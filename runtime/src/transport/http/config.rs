@@ -14,7 +14,7 @@ use std::time::Duration;
 ///     .allow_origin("https://app.example.com")
 ///     .session_idle(Duration::from_secs(15 * 60));
 /// ```
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Http {
     pub(crate) hosts: Allowed,
     pub(crate) origins: Allowed,
@@ -28,7 +28,7 @@ pub struct Http {
 }
 
 /// Which values of a header are accepted.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Allowed {
     /// Loopback names (`localhost`, `127.0.0.1`, `[::1]`, any port), and these.
     Loopback(Vec<String>),

@@ -1,0 +1,264 @@
+//! [`ServeHttp`]: serving Streamable HTTP from the command line (`serve --http ADDR [OPTIONS]`)
+//! or from code, with the endpoint's settings.
+
+use std::net::{SocketAddr, ToSocketAddrs};
+use std::path::PathBuf;
+use std::time::Duration;
+
+use crate::transport::http::Http;
+
+/// Serving MCP over Streamable HTTP at `http://ADDR/mcp` until ctrl-c or SIGTERM: where, with
+/// which endpoint settings, and with which key for 2026-07-28 request states.
+///
+/// ```
+/// use std::time::Duration;
+/// use toolwright_runtime::{Command, Http, ServeHttp};
+///
+/// let command: Command = ServeHttp::new("0.0.0.0:8080".parse().unwrap())
+///     .http(Http::new().allow_any_host().max_body(16 << 20).session_idle(Duration::from_secs(600)))
+///     .request_state_key_file("/run/secrets/state.key")
+///     .into();
+/// // the same as the command line
+/// // `serve --http 0.0.0.0:8080 --max-body 16MiB --session-idle 10m --request-state-key-file ...`
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ServeHttp {
+    /// Where to listen.
+    pub addr: SocketAddr,
+    /// The endpoint's settings.
+    pub http: Http,
+    /// A file holding the key that seals `requestState` (see
+    /// [`Server::request_state_key`](crate::Server::request_state_key)); `None` for a random
+    /// key.
+    pub request_state_key_file: Option<PathBuf>,
+}
+
+impl ServeHttp {
+    /// Serving at `addr` with the settings [`Server::serve_http`](crate::Server::serve_http)
+    /// uses there: on a loopback address only loopback hosts and origins; elsewhere any host.
+    pub fn new(addr: SocketAddr) -> ServeHttp {
+        ServeHttp {
+            addr,
+            http: Http::for_address(addr),
+            request_state_key_file: None,
+        }
+    }
+
+    /// With these endpoint settings.
+    pub fn http(mut self, http: Http) -> ServeHttp {
+        self.http = http;
+        self
+    }
+
+    /// Sealing 2026-07-28 request states with the key in this file.
+    pub fn request_state_key_file(mut self, path: impl Into<PathBuf>) -> ServeHttp {
+        self.request_state_key_file = Some(path.into());
+        self
+    }
+}
+
+/// `ADDR [OPTIONS]` of `serve --http`, or what is wrong with them.
+pub(crate) fn parse(addr: &str, options: &[&str]) -> Result<ServeHttp, String> {
+    let parsed = match addr.parse::<u16>() {
+        Ok(port) => Some(SocketAddr::from(([127, 0, 0, 1], port))),
+        Err(_) => addr.to_socket_addrs().ok().and_then(|mut a| a.next()),
+    };
+    let addr = parsed
+        .ok_or_else(|| format!("`{addr}` is not an address to listen on, like 127.0.0.1:8080"))?;
+    let pairs = pairs(options)?;
+    // Naming hosts means checking them, whatever the address.
+    let mut http = match pairs.iter().any(|(flag, _)| *flag == "--allow-host") {
+        true => Http::new(),
+        false => Http::for_address(addr),
+    };
+    let mut key_file = None;
+    for (flag, value) in pairs {
+        http = match flag {
+            "--request-state-key-file" => {
+                key_file = Some(PathBuf::from(value));
+                http
+            }
+            "--allow-host" => http.allow_host(value),
+            "--allow-origin" => http.allow_origin(value),
+            "--max-body" => http.max_body(size(flag, value)?),
+            "--max-header-size" => http.max_header_size(size(flag, value)?),
+            "--header-timeout" => http.header_timeout(duration(flag, value)?),
+            "--body-timeout" => http.body_timeout(duration(flag, value)?),
+            "--session-idle" => http.session_idle(duration(flag, value)?),
+            "--max-sessions" => http.max_sessions(count(flag, value)?),
+            "--keep-alive" => http.keep_alive(duration(flag, value)?),
+            _ => return Err(format!("unknown option `{flag}` of `serve --http`")),
+        };
+    }
+    Ok(ServeHttp {
+        addr,
+        http,
+        request_state_key_file: key_file,
+    })
+}
+
+/// `--flag VALUE` and `--flag=VALUE`, in order.
+fn pairs<'a>(options: &[&'a str]) -> Result<Vec<(&'a str, &'a str)>, String> {
+    let mut pairs = Vec::new();
+    let mut rest = options.iter();
+    while let Some(option) = rest.next() {
+        if !option.starts_with("--") {
+            return Err(format!("unexpected argument `{option}`"));
+        }
+        match option.split_once('=') {
+            Some((flag, value)) => pairs.push((flag, value)),
+            None => match rest.next() {
+                Some(value) => pairs.push((option, value)),
+                None => return Err(format!("`{option}` needs a value")),
+            },
+        }
+    }
+    Ok(pairs)
+}
+
+fn count(flag: &str, value: &str) -> Result<usize, String> {
+    value
+        .parse()
+        .map_err(|_| format!("`{flag}` takes a number, not `{value}`"))
+}
+
+/// Bytes: `1048576`, `512KiB`, `4MiB`, `1GiB`.
+fn size(flag: &str, value: &str) -> Result<usize, String> {
+    let (number, unit) = split_unit(value);
+    let scale: usize = match unit.to_ascii_lowercase().as_str() {
+        "" | "b" => 1,
+        "kib" => 1 << 10,
+        "mib" => 1 << 20,
+        "gib" => 1 << 30,
+        _ => 0,
+    };
+    number
+        .parse::<usize>()
+        .ok()
+        .filter(|_| scale > 0)
+        .and_then(|n| n.checked_mul(scale))
+        .ok_or_else(|| {
+            format!("`{flag}` takes a size in bytes, like 4194304 or 4MiB, not `{value}`")
+        })
+}
+
+/// A time: `30` (seconds), `500ms`, `30s`, `15m`, `2h`.
+fn duration(flag: &str, value: &str) -> Result<Duration, String> {
+    let (number, unit) = split_unit(value);
+    let millis: u64 = match unit {
+        "ms" => 1,
+        "" | "s" => 1_000,
+        "m" => 60_000,
+        "h" => 3_600_000,
+        _ => 0,
+    };
+    number
+        .parse::<u64>()
+        .ok()
+        .filter(|_| millis > 0)
+        .and_then(|n| n.checked_mul(millis))
+        .map(Duration::from_millis)
+        .ok_or_else(|| format!("`{flag}` takes a time, like 30s, 15m or 500ms, not `{value}`"))
+}
+
+/// `512KiB` to (`512`, `KiB`).
+fn split_unit(value: &str) -> (&str, &str) {
+    let digits = value
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(value.len());
+    value.split_at(digits)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `serve --http ADDR OPTIONS...`
+    fn parsed(args: &[&str]) -> Result<ServeHttp, String> {
+        match args {
+            ["serve", "--http", addr, options @ ..] => parse(addr, options),
+            _ => panic!("{args:?}"),
+        }
+    }
+
+    #[test]
+    fn the_address_and_the_key() {
+        assert_eq!(
+            parsed(&["serve", "--http", "8080", "--request-state-key-file", "k"]),
+            Ok(ServeHttp::new(([127, 0, 0, 1], 8080).into()).request_state_key_file("k"))
+        );
+        assert_eq!(
+            parsed(&["serve", "--http", "0.0.0.0:80"]),
+            Ok(ServeHttp::new(([0, 0, 0, 0], 80).into()))
+        );
+        assert!(parsed(&["serve", "--http", "nowhere:x"]).is_err());
+    }
+
+    #[test]
+    fn every_setting_has_a_flag() {
+        let serve = parsed(&[
+            "serve",
+            "--http",
+            "0.0.0.0:9000",
+            "--max-body=16MiB",
+            "--max-header-size",
+            "64KiB",
+            "--header-timeout",
+            "5s",
+            "--body-timeout",
+            "1m",
+            "--session-idle",
+            "2h",
+            "--max-sessions",
+            "100",
+            "--keep-alive",
+            "500ms",
+            "--allow-host",
+            "mcp.example.com",
+            "--allow-origin",
+            "https://app.example.com",
+        ])
+        .unwrap();
+        let expected = Http::new()
+            .max_body(16 << 20)
+            .max_header_size(64 << 10)
+            .header_timeout(Duration::from_secs(5))
+            .body_timeout(Duration::from_secs(60))
+            .session_idle(Duration::from_secs(7200))
+            .max_sessions(100)
+            .keep_alive(Duration::from_millis(500))
+            .allow_host("mcp.example.com")
+            .allow_origin("https://app.example.com");
+        assert_eq!(serve.http, expected);
+    }
+
+    #[test]
+    fn mistakes_are_named() {
+        let cases = [
+            (
+                &["serve", "--http", "80", "--max-body", "4MB"][..],
+                "`--max-body` takes a size in bytes, like 4194304 or 4MiB, not `4MB`",
+            ),
+            (
+                &["serve", "--http", "80", "--body-timeout", "soon"],
+                "`--body-timeout` takes a time, like 30s, 15m or 500ms, not `soon`",
+            ),
+            (
+                &["serve", "--http", "80", "--max-sessions"],
+                "`--max-sessions` needs a value",
+            ),
+            (
+                &["serve", "--http", "80", "--max-bodies", "1"],
+                "unknown option `--max-bodies` of `serve --http`",
+            ),
+            (
+                &["serve", "--http", "80", "extra"],
+                "unexpected argument `extra`",
+            ),
+        ];
+        for (args, message) in cases {
+            assert_eq!(parsed(args).unwrap_err(), message);
+        }
+    }
+}
