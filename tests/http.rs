@@ -188,6 +188,45 @@ fn a_client_that_accepts_only_json_gets_the_answer_alone() {
     assert_eq!(text(&reply.json()), "done");
 }
 
+/// A client that accepts only event streams gets one, even for an answer that is ready at
+/// once (a list, a quick call, an in-band error); a refusal with its own status stays JSON.
+#[test]
+fn a_client_that_accepts_only_events_gets_an_event_stream() {
+    let endpoint = Endpoint::start(server());
+    let session = endpoint.initialize("2025-11-25");
+    let in_session = |id, method, params| {
+        endpoint
+            .in_session(&session, "2025-11-25", id, method, params)
+            .header("Accept", "text/event-stream")
+            .send()
+    };
+    let modern = |id, method, params| {
+        endpoint
+            .modern(id, method, params)
+            .header("Accept", "text/event-stream")
+            .send()
+    };
+    for reply in [
+        in_session(1, "tools/list", json!({})),
+        in_session(2, "ping", json!({})),
+        in_session(3, "tools/call", json!({"name": "nope", "arguments": {}})),
+        modern(4, "tools/list", json!({})),
+    ] {
+        assert_eq!(reply.status, 200, "{}", reply.text());
+        assert_eq!(
+            reply.header("content-type"),
+            Some("text/event-stream"),
+            "{}",
+            reply.text()
+        );
+        assert!(reply.answer().get("id").is_some(), "{}", reply.text());
+    }
+    // The specification's own errors on 2026-07-28 have their status, and a JSON body.
+    let refused = modern(5, "resources/list", json!({}));
+    assert_eq!(refused.status, 404);
+    assert_eq!(refused.header("content-type"), Some("application/json"));
+}
+
 /// A 2026-07-28 client that closes the response cancels the call.
 #[test]
 fn closing_a_2026_stream_cancels_the_call() {

@@ -152,8 +152,13 @@ impl Endpoint {
             .is_some_and(|v| v >= ProtocolVersion::V2025_11_25);
         let records: Vec<Arc<CallRecord>> = match answer {
             Answer::None => return accepted(),
-            Answer::Now(line) => return json(StatusCode::OK, line),
-            Answer::Error(code, line) => return json(status_of(code, era), line),
+            Answer::Now(line) => {
+                return self.at_once(StatusCode::OK, line, stream, accepts, priming);
+            }
+            Answer::Error(code, line) => {
+                let status = status_of(code, era);
+                return self.at_once(status, line, stream, accepts, priming);
+            }
             Answer::Stream(ack) => {
                 let id = listen_id(&ack);
                 stream.send(ack);
@@ -198,6 +203,24 @@ impl Endpoint {
             return self.json_when_answered(stream, cancel, era).await;
         }
         self.events(stream, priming, cancel)
+    }
+
+    /// An answer ready now: one JSON document, or, for a client that accepts only event
+    /// streams, a stream of that one message. A refusal (a status other than 200) is a JSON
+    /// document whatever the client accepts, as HTTP errors are.
+    fn at_once(
+        &self,
+        status: StatusCode,
+        line: Vec<u8>,
+        stream: Arc<EventStream>,
+        accepts: Accepts,
+        priming: bool,
+    ) -> Response<ResponseBody> {
+        if accepts.json || status != StatusCode::OK {
+            return json(status, line);
+        }
+        stream.answer(line);
+        self.events(stream, priming, None)
     }
 
     /// The answer alone, for a client that accepts only JSON.
