@@ -26,6 +26,26 @@ fn every_server_binary_serves_http_and_exits_cleanly_on_sigterm() {
     assert!(status.success(), "{status:?}");
 }
 
+/// `serve --http` takes the endpoint's limits as flags.
+#[test]
+fn serve_http_takes_its_limits_from_the_command_line() {
+    let served = Served::spawn(
+        "quickstart",
+        &["serve", "--http", "127.0.0.1:0", "--max-body", "1KiB"],
+        &[],
+    );
+    let text = "word ".repeat(300);
+    let reply = modern_call(served.addr, "text_stats", json!({"text": text})).send();
+    assert_eq!(reply.status, 413, "{}", reply.text());
+    assert_eq!(
+        reply.json()["error"]["message"],
+        "Payload Too Large: the body exceeds the 1024-byte limit"
+    );
+    let reply = modern_call(served.addr, "add", json!({"a": 2, "b": 40})).send();
+    assert_eq!(reply.json()["result"]["content"][0]["text"], "42");
+    assert!(served.terminate().success());
+}
+
 #[test]
 fn a_bearer_token_layer_hands_the_caller_to_the_tool() {
     let served = Served::spawn(

@@ -100,7 +100,11 @@ impl Http {
         self
     }
 
-    /// The largest request body, in bytes (413 beyond it). Defaults to 4 MiB.
+    /// The largest request body, in bytes (413 beyond it). Defaults to 4 MiB. A larger body is
+    /// still read, and dropped, up to 64 MiB, so that a client that sends everything before it
+    /// reads (most do) gets the 413 rather than a reset connection; beyond that, and for a
+    /// client that sent `Expect: 100-continue`, the 413 comes at once and the connection
+    /// closes.
     pub fn max_body(mut self, bytes: usize) -> Http {
         self.max_body = bytes;
         self

@@ -11,8 +11,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, Weak};
 use std::time::Duration;
 
+use bytes::Buf;
 use bytes::Bytes;
-use http::header::{CONTENT_LENGTH, HOST, ORIGIN};
+use http::header::{CONNECTION, CONTENT_LENGTH, EXPECT, HOST, ORIGIN};
 use http::{HeaderMap, HeaderValue, Response, StatusCode};
 use http_body_util::BodyExt;
 use serde_json::value::RawValue;
@@ -90,6 +91,12 @@ impl Endpoint {
     }
 
     /// The body, within the size and time the server allows.
+    ///
+    /// A body over the limit is refused with 413, but read first (and dropped), up to
+    /// [`DRAIN`] bytes and within the body's time: a client still sending when the server
+    /// closes the connection gets a reset instead of the answer, and many clients (the Python
+    /// SDK's among them) read nothing before they have sent everything. A client that waits
+    /// for `100 Continue` is refused before it sends anything.
     pub(super) async fn read<B>(
         &self,
         headers: &HeaderMap,
@@ -100,33 +107,52 @@ impl Endpoint {
         B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
     {
         let limit = self.http.max_body;
-        let too_large = || {
-            let message = format!("Payload Too Large: the body exceeds the {limit}-byte limit");
-            error(
-                StatusCode::PAYLOAD_TOO_LARGE,
-                None,
-                INVALID_REQUEST,
-                &message,
-            )
-        };
         let declared = headers
             .get(CONTENT_LENGTH)
             .and_then(|v| v.to_str().ok())
             .and_then(|v| v.parse::<usize>().ok());
-        if declared.is_some_and(|length| length > limit) {
-            return Err(too_large());
-        }
-        let limited = http_body_util::Limited::new(body, limit);
-        match tokio::time::timeout(self.http.body_timeout, limited.collect()).await {
-            Ok(Ok(collected)) => Ok(collected.to_bytes()),
-            Ok(Err(e)) if e.is::<http_body_util::LengthLimitError>() => Err(too_large()),
-            Ok(Err(e)) => Err(error(
+        let waits_to_continue = headers
+            .get(EXPECT)
+            .is_some_and(|v| v.as_bytes().eq_ignore_ascii_case(b"100-continue"));
+        let deadline = tokio::time::Instant::now() + self.http.body_timeout;
+        let mut body = std::pin::pin!(body);
+        let read = match declared {
+            Some(length) if length > limit => Read::TooLarge,
+            _ => tokio::time::timeout_at(deadline, collect(body.as_mut(), limit))
+                .await
+                .unwrap_or(Read::TimedOut),
+        };
+        match read {
+            Read::Whole(bytes) => Ok(bytes),
+            Read::TooLarge => {
+                let drained = match waits_to_continue {
+                    true => false,
+                    false => tokio::time::timeout_at(deadline, drain(body.as_mut(), DRAIN))
+                        .await
+                        .unwrap_or(false),
+                };
+                let message = format!("Payload Too Large: the body exceeds the {limit}-byte limit");
+                let mut response = error(
+                    StatusCode::PAYLOAD_TOO_LARGE,
+                    None,
+                    INVALID_REQUEST,
+                    &message,
+                );
+                if !drained {
+                    // What is left of the body would be read as the next request.
+                    response
+                        .headers_mut()
+                        .insert(CONNECTION, HeaderValue::from_static("close"));
+                }
+                Err(response)
+            }
+            Read::Unreadable(e) => Err(error(
                 StatusCode::BAD_REQUEST,
                 None,
                 PARSE_ERROR,
                 &format!("Parse error: the body could not be read: {e}"),
             )),
-            Err(_) => {
+            Read::TimedOut => {
                 let message = "Request Timeout: the body took too long to arrive";
                 Err(error(
                     StatusCode::REQUEST_TIMEOUT,
@@ -302,6 +328,63 @@ impl Endpoint {
             }
         }
     }
+}
+
+/// How much of a body over the limit is still read (and dropped) so that the client, once it
+/// has sent it, reads the 413; beyond this the connection is closed.
+const DRAIN: usize = 64 << 20;
+
+/// How reading a body went.
+enum Read {
+    Whole(Bytes),
+    TooLarge,
+    Unreadable(Box<dyn std::error::Error + Send + Sync>),
+    TimedOut,
+}
+
+/// The body, if it is at most `limit` bytes; what is left of it stays unread otherwise. A body
+/// of one piece (the usual case) is not copied.
+async fn collect<B>(mut body: std::pin::Pin<&mut B>, limit: usize) -> Read
+where
+    B: http_body::Body,
+    B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
+{
+    let mut pieces: Vec<Bytes> = Vec::new();
+    let mut size = 0;
+    while let Some(frame) = body.frame().await {
+        let mut data = match frame {
+            Ok(frame) => match frame.into_data() {
+                Ok(data) => data,
+                Err(_) => continue,
+            },
+            Err(e) => return Read::Unreadable(e.into()),
+        };
+        size += data.remaining();
+        if size > limit {
+            return Read::TooLarge;
+        }
+        pieces.push(data.copy_to_bytes(data.remaining()));
+    }
+    match pieces.len() {
+        1 => Read::Whole(pieces.pop().expect("one piece")),
+        _ => Read::Whole(pieces.concat().into()),
+    }
+}
+
+/// Reads and drops the rest of a body, at most `bound` bytes of it; whether it reached its end.
+async fn drain<B: http_body::Body>(mut body: std::pin::Pin<&mut B>, bound: usize) -> bool {
+    let mut seen = 0;
+    while let Some(frame) = body.frame().await {
+        match frame.map(http_body::Frame::into_data) {
+            Ok(Ok(data)) => seen += data.remaining(),
+            Ok(Err(_)) => {}
+            Err(_) => return false,
+        }
+        if seen > bound {
+            return false;
+        }
+    }
+    true
 }
 
 /// The id of a `subscriptions/listen`, from its acknowledgement.

@@ -1,0 +1,92 @@
+//! A body over the limit: the client gets its 413 however it sends, and the server goes on.
+#![cfg(all(feature = "http", unix))]
+
+mod common;
+
+use std::io::{Read, Write};
+use std::net::TcpStream;
+
+use common::TIMEOUT;
+use common::http::{Endpoint, Open};
+use serde_json::json;
+use toolwright::prelude::*;
+use toolwright::{Http, Server};
+
+/// Echoes its text.
+#[mcp_tool]
+fn echo(text: String) -> String {
+    text
+}
+
+const LIMIT: usize = 64 << 10;
+
+fn endpoint() -> Endpoint {
+    Endpoint::start_with(
+        Server::new("limits", "1").discover(),
+        Http::new().max_body(LIMIT),
+    )
+}
+
+/// A 2026-07-28 call of `echo` whose body is `size` bytes, the head and the body as bytes.
+fn oversized(endpoint: &Endpoint, size: usize) -> (Vec<u8>, Vec<u8>) {
+    let text = "x".repeat(size);
+    let request = endpoint.modern(
+        1,
+        "tools/call",
+        json!({"name": "echo", "arguments": {"text": text}}),
+    );
+    let raw = request.bytes();
+    let split = raw.windows(4).position(|w| w == b"\r\n\r\n").unwrap() + 4;
+    (raw[..split].to_vec(), raw[split..].to_vec())
+}
+
+/// A client that sends its whole request before it reads anything, as the Python SDK's does:
+/// on a server that answers and closes while the body still arrives, its writes or its read
+/// fail with a reset and it never sees the status.
+#[test]
+fn a_client_that_sends_everything_first_reads_the_413() {
+    let endpoint = endpoint();
+    let (head, body) = oversized(&endpoint, 8 << 20);
+    let mut stream = TcpStream::connect(endpoint.addr).unwrap();
+    stream.set_read_timeout(Some(TIMEOUT)).unwrap();
+    stream.write_all(&head).unwrap();
+    for piece in body.chunks(256 << 10) {
+        stream
+            .write_all(piece)
+            .expect("the server reads the whole body");
+    }
+    let reply = Open::read_head(stream).finish();
+    assert_eq!(reply.status, 413);
+    assert_eq!(
+        reply.json()["error"]["message"],
+        format!("Payload Too Large: the body exceeds the {LIMIT}-byte limit")
+    );
+    // And it goes on serving.
+    let next = endpoint
+        .modern(
+            2,
+            "tools/call",
+            json!({"name": "echo", "arguments": {"text": "hi"}}),
+        )
+        .send();
+    assert_eq!(next.json()["result"]["content"][0]["text"], "hi");
+}
+
+/// A client that asks before it sends (`Expect: 100-continue`) is refused before it sends.
+#[test]
+fn a_client_waiting_to_continue_is_refused_before_it_sends() {
+    let endpoint = endpoint();
+    let (head, _) = oversized(&endpoint, 8 << 20);
+    let head = String::from_utf8(head).unwrap();
+    let head = head.replace("\r\n\r\n", "\r\nExpect: 100-continue\r\n\r\n");
+    let mut stream = TcpStream::connect(endpoint.addr).unwrap();
+    stream.set_read_timeout(Some(TIMEOUT)).unwrap();
+    stream.write_all(head.as_bytes()).unwrap();
+    let reply = Open::read_head(stream.try_clone().unwrap()).finish();
+    assert_eq!(reply.status, 413);
+    assert_eq!(reply.header("connection"), Some("close"));
+    // Nothing more comes: no `100 Continue`, and the connection is closed.
+    let mut rest = Vec::new();
+    let _ = stream.read_to_end(&mut rest);
+    assert!(rest.is_empty(), "{}", String::from_utf8_lossy(&rest));
+}
