@@ -90,6 +90,9 @@ def judge(call: dict, record: dict, logs: list | None) -> str | None:
             return f"expected the call to be cancelled, got {json.dumps(record)[:300]}"
         said = json.dumps(record["error"]).lower()
         return None if "cancel" in said or "abort" in said else f"failed, but not as cancelled: {said[:300]}"
+    if "error" in expect:
+        said = json.dumps(record.get("error"))
+        return None if expect["error"] in said else f"expected an error saying {expect['error']!r}, got {json.dumps(record)[:300]}"
     if "error" in record:
         return f"{record['error'].get('name')}: {record['error'].get('message')}"[:300]
     result = record["result"]

@@ -3,6 +3,7 @@ as one JSON document.
 
 usage: python py_client.py PLAN_JSON -- SERVER_CMD [ARGS...]   (stdio: spawns the server)
        python py_client.py PLAN_JSON -- URL                    (Streamable HTTP, http://...)
+       (PLAN_JSON may be @FILE: the plan in a file, for plans too large for a command line)
 PLAN: {"mode": "legacy" | "auto" | "2026-07-28", "logLevel": null | "info",
        "calls": [{"name", "arguments", "progress": bool, "cancelAfterMs": number | null,
                   "answers": {"elicitation": ElicitResult, "sampling": CreateMessageResult}}]}
@@ -31,7 +32,7 @@ def dump(model: Any) -> Any:
 
 async def main() -> None:
     sep = sys.argv.index("--")
-    plan = json.loads(sys.argv[1])
+    plan = json.loads(open(sys.argv[1][1:]).read() if sys.argv[1].startswith("@") else sys.argv[1])
     command, *args = sys.argv[sep + 1 :]
     out: dict[str, Any] = {"ok": True, "logs": [], "calls": []}
 
