@@ -91,7 +91,7 @@
 //! | `db: State<Db>` | shared state registered with `.state(Db::open()?)`; a missing state stops the server at start-up |
 //! | `ask: Elicit<T>` | `ask.form("message").await?`: a form of `T`'s fields for the user, answered with an [`Answer<T>`](Answer) (`async fn` only) |
 //! | `sample: Sample` | `sample.prompt("question", max_tokens).await?`: the client's model answers (`async fn` only) |
-//! | `roots: Roots` | `roots.list().await?`: the client's roots (`async fn` only) |
+//! | `roots: Roots` | `roots.list().await?`: the client's roots, asked once per session and again after the client says they changed ([`Server::on_roots_changed`]); on 2026-07-28 a round per call (`async fn` only) |
 //! | `#[inject] conn: Conn` | any type that implements [`Inject`] |
 //!
 //! The asking parameters work in every revision: in a session each ask is a request to the
@@ -321,9 +321,9 @@ pub use toolwright_runtime::{
     Annotations, Answer, Args, AskError, Caller, Cancellation, ClientInfo, Command, Content,
     Context, Elicit, EmbeddedResource, Era, Error, Inject, IntoToolOutput, InvalidBase64, Json,
     Level, Log, NoForm, Progress, ProtocolVersion, Requirements, ResourceLink, Result, Role, Root,
-    Roots, Sample, SamplingMessage, SamplingRequest, SamplingResult, SchemaProfile, Server,
-    ServerHandle, State, Structured, Text, Tool, ToolError, ToolInfo, ToolOrder, ToolOutput,
-    UsageError,
+    Roots, RootsChanged, Sample, SamplingMessage, SamplingRequest, SamplingResult, SchemaProfile,
+    Server, ServerHandle, State, Structured, Text, Tool, ToolError, ToolInfo, ToolOrder,
+    ToolOutput, UsageError,
 };
 
 /// Middleware around tool calls: tower layers, and [`from_fn`](middleware::from_fn).

@@ -28,8 +28,8 @@ mod transport;
 pub use call::middleware;
 pub use call::{
     Answer, AskError, Cancellation, ClientInfo, Context, Elicit, Inject, Log, NoForm, Progress,
-    Requirements, Root, Roots, Sample, SamplingMessage, SamplingRequest, SamplingResult, State,
-    Tool, ToolInfo,
+    Requirements, Root, Roots, RootsChanged, Sample, SamplingMessage, SamplingRequest,
+    SamplingResult, State, Tool, ToolInfo,
 };
 #[cfg(feature = "http")]
 pub use cli::ServeHttp;

@@ -21,8 +21,8 @@ pub(crate) mod trace_context;
 pub(crate) mod workers;
 
 pub use ask::{
-    Answer, AskError, Elicit, NoForm, Root, Roots, Sample, SamplingMessage, SamplingRequest,
-    SamplingResult,
+    Answer, AskError, Elicit, NoForm, Root, Roots, RootsChanged, Sample, SamplingMessage,
+    SamplingRequest, SamplingResult,
 };
 pub use cancel::Cancellation;
 pub use context::{ClientInfo, Context};

@@ -19,7 +19,7 @@ use crate::protocol::wire::{self, ServerInfo};
 use crate::server::error::{Error, Result};
 use crate::server::listeners::Listeners;
 use crate::server::request_state::Sealer;
-use crate::server::service::{Limits, Service};
+use crate::server::service::{Limits, RootsHook, Service};
 use crate::server::toolset::{self, Live, ServerHandle, ToolSet};
 use crate::server::visibility::{Caller, Rule};
 use crate::tools::SchemaProfile;
@@ -63,6 +63,7 @@ pub struct Server {
     /// Layers around every tool call, the first outermost.
     layers: Vec<Wrap>,
     ask_timeout: Duration,
+    on_roots_changed: Option<RootsHook>,
     /// The key of 2026-07-28 request states; random per process when `None`.
     state_key: Option<Vec<u8>>,
     state_ttl: Duration,
@@ -121,6 +122,7 @@ impl Server {
             visibility: None,
             layers: Vec::new(),
             ask_timeout: Duration::from_secs(600),
+            on_roots_changed: None,
             state_key: None,
             state_ttl: Duration::from_secs(900),
         }
@@ -243,6 +245,28 @@ impl Server {
     /// at the client and the ask fails with [`AskError::TimedOut`](crate::AskError::TimedOut).
     pub fn ask_timeout(mut self, timeout: Duration) -> Server {
         self.ask_timeout = timeout;
+        self
+    }
+
+    /// Hears a handshake client announce that its roots changed
+    /// (`notifications/roots/list_changed`), after the session has forgotten the roots it knew:
+    /// the next [`Roots::list`](crate::Roots::list) of that session asks the client again. The
+    /// hook gets the client and the roots it had (to let go of what was kept for them). It runs
+    /// on the thread that reads the client's messages: keep it short, and hand slow work to a
+    /// thread or task of its own.
+    ///
+    /// ```
+    /// # use toolwright_runtime::Server;
+    /// Server::new("files", "1.0.0").on_roots_changed(|change| {
+    ///     let before = change.before.as_deref().unwrap_or_default();
+    ///     eprintln!("the client's roots changed (it had {} roots)", before.len());
+    /// });
+    /// ```
+    pub fn on_roots_changed(
+        mut self,
+        hook: impl Fn(crate::call::ask::RootsChanged) + Send + Sync + 'static,
+    ) -> Server {
+        self.on_roots_changed = Some(Box::new(hook));
         self
     }
 
@@ -446,6 +470,7 @@ impl Server {
             workers: Default::default(),
             in_flight: Default::default(),
             ask_timeout: self.ask_timeout,
+            on_roots_changed: self.on_roots_changed,
             sealer: Sealer::new(
                 self.state_key.unwrap_or_else(Sealer::random_key),
                 self.state_ttl,

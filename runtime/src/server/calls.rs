@@ -158,8 +158,8 @@ impl Session {
         let service = &self.service;
         let forms = Arc::clone(&registry.forms);
         if version.era() == Era::Legacy {
-            let peer = Arc::clone(&self.peer);
-            return Ok(Asking::requests(forms, peer, service.ask_timeout));
+            let (peer, roots) = (Arc::clone(&self.peer), Arc::clone(&self.roots));
+            return Ok(Asking::requests(forms, peer, service.ask_timeout, roots));
         }
         let arguments: Value = params
             .arguments

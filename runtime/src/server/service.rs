@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use serde_json::value::RawValue;
 
+use crate::call::ask::RootsChanged;
 use crate::call::inflight::InFlight;
 use crate::call::inject::States;
 use crate::call::middleware::Chain;
@@ -20,6 +21,9 @@ use crate::server::registry::Registry;
 use crate::server::request_state::Sealer;
 use crate::server::toolset::ToolSet;
 use crate::server::visibility::{self, Rule};
+
+/// What hears a client's roots change.
+pub(crate) type RootsHook = Box<dyn Fn(RootsChanged) + Send + Sync>;
 
 /// What the server holds each transport to.
 #[derive(Debug, Clone)]
@@ -58,6 +62,8 @@ pub(crate) struct Service {
     pub(crate) in_flight: Arc<InFlight>,
     /// How long an ask in a handshake session waits for the client.
     pub(crate) ask_timeout: Duration,
+    /// Hears a handshake client announce that its roots changed.
+    pub(crate) on_roots_changed: Option<RootsHook>,
     /// Seals and opens 2026-07-28 request states.
     pub(crate) sealer: Sealer,
 }

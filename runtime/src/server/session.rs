@@ -6,6 +6,8 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use serde_json::value::RawValue;
 
+use crate::call::ask::RootsChanged;
+use crate::call::ask::known_roots::KnownRoots;
 use crate::call::context::Client;
 use crate::call::inflight::Open;
 use crate::call::outlet::{Outlet, Peer};
@@ -68,6 +70,8 @@ pub(crate) struct Session {
     /// The requests in flight that the client may cancel.
     pub(crate) open: Arc<Open>,
     pub(crate) peer: Arc<Peer>,
+    /// The client's roots, once a call has read them.
+    pub(crate) roots: Arc<KnownRoots>,
 }
 
 impl Session {
@@ -78,6 +82,7 @@ impl Session {
             log_level: Mutex::new(Level::Info),
             open: Arc::default(),
             peer: Arc::default(),
+            roots: Arc::default(),
         }
     }
 
@@ -145,10 +150,14 @@ impl Session {
             Message::Notification { method, params } => {
                 // Notifications are never answered; malformed ones are ignored, as the
                 // specification asks.
-                if method == "notifications/cancelled"
-                    && let Some(id) = params.request_id
-                {
-                    self.open.cancel(&IdKey::of(id));
+                match &*method {
+                    "notifications/cancelled" => {
+                        if let Some(id) = params.request_id {
+                            self.open.cancel(&IdKey::of(id));
+                        }
+                    }
+                    "notifications/roots/list_changed" => self.roots_changed(),
+                    _ => {}
                 }
                 Answer::None
             }
@@ -165,6 +174,21 @@ impl Session {
                 refuse(None, &error)
             }
             Message::Invalid { id, error } => refuse(id, &error),
+        }
+    }
+
+    /// The client's roots changed: the next call that reads them asks again, and the server's
+    /// hook hears of it. (2026-07-28 has no such notification: it keeps nothing to refresh.)
+    fn roots_changed(&self) {
+        let Some(handshake) = self.handshake.get() else {
+            return;
+        };
+        let before = self.roots.changed();
+        if let Some(hook) = &self.service.on_roots_changed {
+            hook(RootsChanged {
+                client: handshake.client.info.clone(),
+                before,
+            });
         }
     }
 

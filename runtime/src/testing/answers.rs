@@ -7,6 +7,7 @@ use crate::protocol::{Era, ProtocolVersion};
 use crate::transport::memory::Responder;
 
 type Handler = Box<dyn FnMut(&Value) -> Value + Send>;
+type RootsHandler = Box<dyn FnMut() -> Vec<Root> + Send>;
 
 /// How a test [`Client`](super::Client) answers the server's asks: the client declares the
 /// capabilities of the answers it has, and answers each ask with them, the same way in every
@@ -29,7 +30,7 @@ type Handler = Box<dyn FnMut(&Value) -> Value + Send>;
 pub struct Answers {
     elicitation: Option<Handler>,
     sampling: Option<Handler>,
-    roots: Option<Vec<Root>>,
+    roots: Option<RootsHandler>,
 }
 
 impl Answers {
@@ -54,8 +55,16 @@ impl Answers {
     }
 
     /// Answers `roots/list` with these roots.
-    pub fn roots(mut self, roots: Vec<Root>) -> Answers {
-        self.roots = Some(roots);
+    pub fn roots(self, roots: Vec<Root>) -> Answers {
+        self.roots_with(move || roots.clone())
+    }
+
+    /// Answers `roots/list` with what `roots` returns when asked: roots that change during a
+    /// test (announce a change with
+    /// [`Client::notify`](super::Client::notify)`("notifications/roots/list_changed", ...)`), or a
+    /// count of how often the server asked.
+    pub fn roots_with(mut self, roots: impl FnMut() -> Vec<Root> + Send + 'static) -> Answers {
+        self.roots = Some(Box::new(roots));
         self
     }
 
@@ -86,7 +95,7 @@ impl Answers {
             let answer = match method {
                 "elicitation/create" => self.elicitation.as_mut().map(|f| f(params)),
                 "sampling/createMessage" => self.sampling.as_mut().map(|f| f(params)),
-                "roots/list" => self.roots.as_ref().map(|roots| json!({"roots": roots})),
+                "roots/list" => self.roots.as_mut().map(|roots| json!({"roots": roots()})),
                 _ => None,
             };
             answer.ok_or_else(|| (-32601, format!("Method not found: {method}")))

@@ -180,6 +180,12 @@ impl Client {
         outcome(answer)
     }
 
+    /// Sends a notification (`notifications/roots/list_changed`, say); none is answered.
+    pub fn notify(&mut self, method: &str, params: Value) {
+        let note = json!({"jsonrpc": "2.0", "method": method, "params": params});
+        self.conversation.send_line(&note.to_string());
+    }
+
     /// Sends one line as it is, for tests of what a server does with any input.
     pub fn send_line(&mut self, line: &str) {
         self.conversation.send_line(line);

@@ -21,6 +21,7 @@ use serde_json::{Map, Value, json};
 
 use crate::call::ask::AskError;
 use crate::call::ask::form::Forms;
+use crate::call::ask::known_roots::KnownRoots;
 use crate::call::outlet::{ClientReply, NoReply, Peer};
 use crate::call::record::CallRecord;
 
@@ -32,8 +33,13 @@ pub(crate) struct Asking {
 }
 
 enum How {
-    /// Handshake era: requests through the session's peer, each awaited at most `timeout`.
-    Requests { peer: Arc<Peer>, timeout: Duration },
+    /// Handshake era: requests through the session's peer, each awaited at most `timeout`;
+    /// the roots as the session knows them.
+    Requests {
+        peer: Arc<Peer>,
+        timeout: Duration,
+        roots: Arc<KnownRoots>,
+    },
     /// 2026-07-28: the answers the client has given so far, by key, and the call's arguments
     /// (a round's `requestState` is bound to them).
     Rounds {
@@ -61,11 +67,28 @@ pub(crate) struct Unanswered {
 
 impl Asking {
     /// Asking in a handshake session.
-    pub(crate) fn requests(forms: Arc<Forms>, peer: Arc<Peer>, timeout: Duration) -> Asking {
+    pub(crate) fn requests(
+        forms: Arc<Forms>,
+        peer: Arc<Peer>,
+        timeout: Duration,
+        roots: Arc<KnownRoots>,
+    ) -> Asking {
         Asking {
             forms,
-            how: How::Requests { peer, timeout },
+            how: How::Requests {
+                peer,
+                timeout,
+                roots,
+            },
             run: Mutex::default(),
+        }
+    }
+
+    /// The roots as the session knows them, where there is a session.
+    pub(crate) fn known_roots(&self) -> Option<&KnownRoots> {
+        match &self.how {
+            How::Requests { roots, .. } => Some(roots),
+            How::Rounds { .. } => None,
         }
     }
 
@@ -121,7 +144,7 @@ impl Asking {
         params: Value,
     ) -> Result<Value, AskError> {
         match &self.how {
-            How::Requests { peer, timeout } => {
+            How::Requests { peer, timeout, .. } => {
                 request(record, peer, *timeout, method, params).await
             }
             How::Rounds { answers, .. } => {

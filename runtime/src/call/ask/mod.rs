@@ -35,13 +35,14 @@
 pub(crate) mod asking;
 mod elicit;
 pub(crate) mod form;
-mod roots;
+pub(crate) mod known_roots;
+pub(crate) mod roots;
 mod sample;
 
 use std::fmt;
 
 pub use elicit::{Elicit, NoForm};
-pub use roots::{Root, Roots};
+pub use roots::{Root, Roots, RootsChanged};
 pub use sample::{Sample, SamplingMessage, SamplingRequest, SamplingResult};
 
 use crate::call::context::Context;

@@ -4,12 +4,21 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use crate::call::ask::{AskError, declared, record};
-use crate::call::context::Context;
+use crate::call::context::{ClientInfo, Context};
 use crate::call::inject::Inject;
 use crate::tools::ToolOutput;
 
 /// The client's roots (`roots/list`): where the user lets the server work. Needs an `async`
-/// tool. On 2026-07-28 its entry in `inputRequests` is `roots`.
+/// tool.
+///
+/// In a handshake session the server asks the client once, at the first `list()`, and answers
+/// every later one from what it said, until the client announces that its roots changed
+/// (`notifications/roots/list_changed`); then the next `list()` asks again
+/// ([`Server::on_roots_changed`](crate::Server::on_roots_changed) hears the announcement). So a
+/// tool that checks paths against the roots on every call costs one round trip per session,
+/// not per call. On 2026-07-28 nothing outlives a request: each call that reads the roots
+/// takes an `input_required` round (its entry in `inputRequests` is `roots`), one more round
+/// trip per call.
 pub struct Roots {
     cx: Context,
 }
@@ -53,13 +62,22 @@ impl Roots {
         declared(&self.cx, "roots")
     }
 
-    /// The client's roots.
+    /// The client's roots: as the session knows them, or asked of the client.
     pub async fn list(&self) -> Result<Vec<Root>, AskError> {
         if !self.supported() {
             return Err(AskError::Unsupported {
                 capability: "roots",
             });
         }
+        let record = record(&self.cx);
+        match record.asking().known_roots() {
+            Some(known) => known.get(self.ask(), record.cancelled()).await,
+            None => self.ask().await,
+        }
+    }
+
+    /// Asks the client for its roots.
+    async fn ask(&self) -> Result<Vec<Root>, AskError> {
         #[derive(Deserialize)]
         struct ListRootsResult {
             roots: Vec<Root>,
@@ -73,4 +91,17 @@ impl Roots {
             .map(|r| r.roots)
             .map_err(|e| AskError::Invalid(format!("not a list of roots: {e}")))
     }
+}
+
+/// A handshake client announced that its roots changed (`notifications/roots/list_changed`),
+/// as [`Server::on_roots_changed`](crate::Server::on_roots_changed) hears it. The session's next
+/// [`Roots::list`] asks the client again.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct RootsChanged {
+    /// The client, as it described itself in `initialize`.
+    pub client: Option<ClientInfo>,
+    /// The roots the session knew until now, if a call had read them (and none is asking for
+    /// them this moment): what to let go of.
+    pub before: Option<Vec<Root>>,
 }
