@@ -73,9 +73,15 @@ pub fn request(kind: &str, id: u64) -> String {
             r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"items","arguments":{{}}}}}}"#
         ),
         "list" => format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/list"}}"#),
+        "in_roots" => format!(
+            r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"in_roots","arguments":{{"path":"file:///work/project/src/main.rs"}}}}}}"#
+        ),
         other => panic!("unknown request kind {other}"),
     }
 }
+
+/// The handshake of a client that lists its roots.
+pub const INITIALIZE_WITH_ROOTS: &str = r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"roots":{"listChanged":true}},"clientInfo":{"name":"bench","version":"0"}}}"#;
 
 /// The handshake every run starts with.
 pub const INITIALIZE: &str = r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"bench","version":"0"}}}"#;

@@ -4,14 +4,20 @@
 //!
 //! Start-up is the median of 21 starts.
 //!
-//! usage: driver [--calls N] [--window W] [--tool add|echo|items] -- SERVER_CMD [ARGS...]
+//! usage: driver [--calls N] [--window W] [--tool add|echo|items|in_roots] [--roots]
+//!               [--roots-changed] -- SERVER_CMD [ARGS...]
 //! Prints one JSON object.
+//!
+//! `--roots` declares the `roots` capability and answers the server's `roots/list` requests as
+//! they come (counted in `roots_asked`); `--roots-changed` also announces a change of roots
+//! (`notifications/roots/list_changed`) before every call, which makes a server that keeps the
+//! roots of a session ask for them on every call.
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use toolwright_bench::{INITIALIZE, request};
+use toolwright_bench::{INITIALIZE, INITIALIZE_WITH_ROOTS, request};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -29,6 +35,8 @@ fn main() {
     let calls: u64 = option("--calls", "20000").parse().unwrap();
     let window: u64 = option("--window", "64").parse().unwrap();
     let tool = option("--tool", "add");
+    let roots = options.iter().any(|o| o == "--roots");
+    let roots_changed = options.iter().any(|o| o == "--roots-changed");
 
     let startup = median_startup(command, 21);
     let mut child = spawn(command);
@@ -49,22 +57,42 @@ fn main() {
         input.write_all(b"\n").unwrap();
         input.flush().unwrap();
     };
-    let recv = || {
+    let read = || {
         answers
             .recv_timeout(Duration::from_secs(30))
             .expect("an answer")
     };
-    send(INITIALIZE);
-    recv();
+    send(match roots {
+        true => INITIALIZE_WITH_ROOTS,
+        false => INITIALIZE,
+    });
+    read();
     send(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#);
+    let mut roots_asked = 0u64;
+    // The next answer; the server's `roots/list` requests on the way are answered.
+    let mut recv = |send: &mut dyn FnMut(&str)| loop {
+        let line = read();
+        if !line.contains(r#""method":"roots/list""#) {
+            return line;
+        }
+        roots_asked += 1;
+        let id = serde_json::from_str::<serde_json::Value>(&line).unwrap()["id"].clone();
+        send(&format!(
+            r#"{{"jsonrpc":"2.0","id":{id},"result":{{"roots":[{{"uri":"file:///work/project","name":"project"}}]}}}}"#
+        ));
+    };
+    let changed = r#"{"jsonrpc":"2.0","method":"notifications/roots/list_changed"}"#;
 
     let cpu_before = cpu_ticks(pid);
     let mut latencies = Vec::with_capacity(calls as usize);
     let sequential = Instant::now();
     for id in 1..=calls {
         let t = Instant::now();
+        if roots_changed {
+            send(changed);
+        }
         send(&request(&tool, id));
-        recv();
+        recv(&mut send);
         latencies.push(t.elapsed());
     }
     let sequential = sequential.elapsed();
@@ -74,9 +102,12 @@ fn main() {
     while received < calls {
         while sent < calls && sent - received < window {
             sent += 1;
+            if roots_changed {
+                send(changed);
+            }
             send(&request(&tool, calls + sent));
         }
-        recv();
+        recv(&mut send);
         received += 1;
     }
     let pipelined = pipelined.elapsed();
@@ -86,7 +117,7 @@ fn main() {
     let listing = Instant::now();
     for id in 0..lists {
         send(&request("list", 3 * calls + id));
-        recv();
+        recv(&mut send);
     }
     let listing = listing.elapsed();
     let peak_rss_kib = status_field(pid, "VmHWM:");
@@ -111,6 +142,7 @@ fn main() {
         "peak_rss_kib": peak_rss_kib,
         "threads": threads,
         "cpu_us_per_call": (cpu_after - cpu_before) as f64 / ticks_per_second * 1e6 / (2 * calls) as f64,
+        "roots_asked": roots_asked,
     });
     println!("{result}");
 }

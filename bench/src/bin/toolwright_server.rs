@@ -26,6 +26,17 @@ fn items() -> Vec<Item> {
     toolwright_bench::items()
 }
 
+/// Whether a path is inside one of the client's roots (toolwright only: the tool a server
+/// confined to its client's roots runs on every call).
+#[mcp_tool]
+async fn in_roots(path: String, roots: Roots) -> Result<bool, ToolError> {
+    Ok(roots
+        .list()
+        .await?
+        .iter()
+        .any(|root| path.starts_with(&root.uri)))
+}
+
 mod filler {
     use toolwright::prelude::*;
     include!(concat!(env!("OUT_DIR"), "/filler_tools.rs"));
@@ -36,7 +47,11 @@ fn main() -> std::process::ExitCode {
     let server = if std::env::args().any(|a| a == "--many") {
         server.discover()
     } else {
-        server.tool::<echo>().tool::<add>().tool::<items>()
+        server
+            .tool::<echo>()
+            .tool::<add>()
+            .tool::<items>()
+            .tool::<in_roots>()
     };
     // A middleware that does nothing, to measure what the mechanism costs.
     let server = match std::env::args().any(|a| a == "--noop-middleware") {
@@ -44,7 +59,10 @@ fn main() -> std::process::ExitCode {
         false => server,
     };
     let flags = ["--many", "--noop-middleware"];
-    let args: Vec<String> = std::env::args().skip(1).filter(|a| !flags.contains(&a.as_str())).collect();
+    let args: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !flags.contains(&a.as_str()))
+        .collect();
     if args.first().map(String::as_str) != Some("serve") || args.len() != 3 {
         return server.execute(toolwright::Command::Serve);
     }
