@@ -89,3 +89,35 @@ fn usage_errors_exit_two() {
     assert!(output.status.success());
     assert!(String::from_utf8_lossy(&output.stdout).contains("call NAME [JSON]"));
 }
+
+/// A server with arguments of its own before toolwright's command line: the `files` example
+/// takes the directories it may read.
+#[test]
+fn a_server_with_arguments_of_its_own() {
+    let files = |args: &[&str]| {
+        Command::new(common::example("files"))
+            .args(args)
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .output()
+            .expect("the example runs")
+    };
+    let root = env!("CARGO_MANIFEST_DIR");
+    let output = files(&[
+        root,
+        "call",
+        "read_text_file",
+        &json!({"path": format!("{root}/Cargo.toml"), "head": 1}).to_string(),
+    ]);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert_eq!(stdout_json(&output)["content"][0]["text"], "[workspace]");
+    let output = files(&["/no/such/dir", "list"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("`/no/such/dir` is not a directory"));
+    let output = files(&[root, "serve", "--http"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("usage: files [DIR...] [COMMAND]"));
+}

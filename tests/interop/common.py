@@ -48,8 +48,12 @@ def fails_as(name: str) -> Iterator[None]:
         check(False, name, str(e))
 
 
+# Arguments an example takes before its command: the directories the file server may read.
+SERVER_ARGS = {"files": [str(ROOT), str(SCRATCH)]}
+
+
 def server(name: str) -> list[str]:
-    return [str(EXAMPLES / name)]
+    return [str(EXAMPLES / name), *SERVER_ARGS.get(name, [])]
 
 
 def wait_until(ready: Callable[[], bool], process: subprocess.Popen, timeout: float = 10) -> bool:

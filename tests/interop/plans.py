@@ -9,9 +9,17 @@ from pathlib import Path
 from common import ROOT, SCRATCH
 
 
+# A 1x1 PNG, for the file server to read.
+PIXEL = bytes.fromhex("89504e470d0a1a0a0000000d4948445200000001000000010806000000"
+                      "1f15c4890000000d49444154789c63f8cfc0f01f0005000201e5a7e6b10000000049454e44ae426082")
+
+
 def plans(tag: str) -> dict[str, list[dict]]:
     """The calls made of each example. `tag` keeps one run's files apart from another's."""
     export, cancelled = str(SCRATCH / f"{tag}-notes.md"), str(SCRATCH / f"{tag}-cancelled.md")
+    picture = SCRATCH / "pixel.png"
+    if not picture.exists():
+        picture.write_bytes(PIXEL)
     return {
         "quickstart": [
             {"name": "add", "arguments": {"a": 2, "b": 40}, "expect": {"text": "42", "structured": True}},
@@ -44,6 +52,18 @@ def plans(tag: str) -> dict[str, list[dict]]:
             {"name": "lock_notes", "arguments": {"locked": False},
              "expect": {"text": "the notes are unlocked", "relisted": [
                  "add_note", "delete_note", "delete_tagged", "export_notes", "list_notes", "lock_notes"]}},
+        ],
+        # Started with the repository and the scratch folder as its directories.
+        "files": [
+            {"name": "list_allowed_directories", "expect": {"text": f"{ROOT}\n{SCRATCH.resolve()}"}},
+            {"name": "list_directory", "arguments": {"path": str(ROOT), "sort_by": "name"}, "expect": {"structured": True}},
+            {"name": "read_text_file", "arguments": {"path": str(ROOT / "Cargo.toml"), "head": 1}, "expect": {"text": "[workspace]"}},
+            # A key the schema does not list: this server ignores it.
+            {"name": "read_text_file", "arguments": {"path": str(ROOT / "Cargo.toml"), "head": 1, "encoding": "utf-8"},
+             "expect": {"text": "[workspace]"}},
+            {"name": "read_text_file", "arguments": {"path": "/etc/hostname"}, "expect": {"isError": True}},
+            {"name": "read_media_file", "arguments": {"path": str(picture)}, "expect": {"types": ["image"], "structured": True}},
+            {"name": "get_file_info", "arguments": {"path": str(ROOT / "Cargo.toml")}, "expect": {"structured": True}},
         ],
         "conformance": [
             {"name": "test_simple_text", "expect": {"text": "This is a simple text response for testing."}},
@@ -79,7 +99,7 @@ def answerable(calls: list[dict], client: str) -> list[dict]:
     return [c for c in calls if "answers" not in c]
 
 
-TOOL_COUNTS = {"quickstart": 4, "notes": 6, "conformance": 26}
+TOOL_COUNTS = {"quickstart": 4, "notes": 6, "files": 5, "conformance": 26}
 
 
 def judge(call: dict, record: dict, logs: list | None) -> str | None:
