@@ -26,17 +26,28 @@ async fn delete_tagged(tag: String, ask: Elicit<Confirm>) -> Result<String, Tool
     }
 }
 
+/// Counts the client's roots.
+#[mcp_tool]
+async fn count_roots(roots: Roots) -> Result<String, ToolError> {
+    Ok(format!("{} roots", roots.list().await?.len()))
+}
+
 fn server() -> Server {
     Server::new("asking-http", "1").discover()
 }
 
 /// `initialize` with the elicitation capability; the session id.
 fn initialize(endpoint: &Endpoint) -> String {
+    initialize_with(endpoint, json!({"elicitation": {"form": {}}}))
+}
+
+/// `initialize` with these capabilities; the session id.
+fn initialize_with(endpoint: &Endpoint, capabilities: Value) -> String {
     let reply = endpoint
         .post(
             &json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
                 "protocolVersion": "2025-11-25",
-                "capabilities": {"elicitation": {"form": {}}},
+                "capabilities": capabilities,
                 "clientInfo": {"name": "toolwright-tests", "version": "0"}
             }}),
         )
@@ -94,6 +105,62 @@ fn a_handshake_session_asks_on_the_call_s_stream() {
             "the stream ends with the answer"
         );
     }
+}
+
+/// Each HTTP session asks its client for the roots once, and again after the client's
+/// `notifications/roots/list_changed`.
+#[test]
+fn a_session_asks_for_the_roots_once() {
+    let endpoint = Endpoint::start(server());
+    let sessions = [
+        initialize_with(&endpoint, json!({"roots": {"listChanged": true}})),
+        initialize_with(&endpoint, json!({"roots": {"listChanged": true}})),
+    ];
+    let mut asked = 0;
+    let mut call = |session: &str, id: i64| -> String {
+        let mut open = endpoint
+            .in_session(
+                session,
+                "2025-11-25",
+                id,
+                "tools/call",
+                json!({"name": "count_roots"}),
+            )
+            .open();
+        if open.header("content-type") == Some("application/json") {
+            // Answered at once, from the roots the session knows.
+            let answer = open.finish().json();
+            return answer["result"]["content"][0]["text"].as_str().unwrap().to_owned();
+        }
+        loop {
+            let message = open.next_message().expect("a message");
+            if message["method"] != "roots/list" {
+                return message["result"]["content"][0]["text"]
+                    .as_str()
+                    .unwrap()
+                    .to_owned();
+            }
+            asked += 1;
+            let reply = endpoint
+                .post(&json!({"jsonrpc": "2.0", "id": message["id"],
+                    "result": {"roots": [{"uri": "file:///a"}, {"uri": "file:///b"}]}}))
+                .session(session, "2025-11-25")
+                .send();
+            assert_eq!(reply.status, 202, "{}", reply.text());
+        }
+    };
+    for id in 1..=5 {
+        assert_eq!(call(&sessions[0], id), "2 roots");
+    }
+    assert_eq!(call(&sessions[1], 6), "2 roots");
+    let changed = endpoint
+        .post(&json!({"jsonrpc": "2.0", "method": "notifications/roots/list_changed"}))
+        .session(&sessions[0], "2025-11-25")
+        .send();
+    assert_eq!(changed.status, 202);
+    assert_eq!(call(&sessions[0], 7), "2 roots");
+    assert_eq!(call(&sessions[0], 8), "2 roots");
+    assert_eq!(asked, 3, "once per session, and once after the change");
 }
 
 /// A 2026-07-28 `tools/call` with the elicitation capability declared.
