@@ -130,7 +130,10 @@ fn a_session_asks_for_the_roots_once() {
         if open.header("content-type") == Some("application/json") {
             // Answered at once, from the roots the session knows.
             let answer = open.finish().json();
-            return answer["result"]["content"][0]["text"].as_str().unwrap().to_owned();
+            return answer["result"]["content"][0]["text"]
+                .as_str()
+                .unwrap()
+                .to_owned();
         }
         loop {
             let message = open.next_message().expect("a message");

@@ -125,19 +125,15 @@ fn count(flag: &str, value: &str) -> Result<usize, String> {
 
 /// Bytes: `1048576`, `512KiB`, `4MiB`, `1GiB`.
 fn size(flag: &str, value: &str) -> Result<usize, String> {
-    let (number, unit) = split_unit(value);
-    let scale: usize = match unit.to_ascii_lowercase().as_str() {
-        "" | "b" => 1,
-        "kib" => 1 << 10,
-        "mib" => 1 << 20,
-        "gib" => 1 << 30,
-        _ => 0,
-    };
-    number
-        .parse::<usize>()
-        .ok()
-        .filter(|_| scale > 0)
-        .and_then(|n| n.checked_mul(scale))
+    let units = [
+        ("", 1),
+        ("b", 1),
+        ("kib", 1 << 10),
+        ("mib", 1 << 20),
+        ("gib", 1 << 30),
+    ];
+    scaled(&value.to_ascii_lowercase(), &units)
+        .and_then(|bytes| usize::try_from(bytes).ok())
         .ok_or_else(|| {
             format!("`{flag}` takes a size in bytes, like 4194304 or 4MiB, not `{value}`")
         })
@@ -145,29 +141,26 @@ fn size(flag: &str, value: &str) -> Result<usize, String> {
 
 /// A time: `30` (seconds), `500ms`, `30s`, `15m`, `2h`.
 fn duration(flag: &str, value: &str) -> Result<Duration, String> {
-    let (number, unit) = split_unit(value);
-    let millis: u64 = match unit {
-        "ms" => 1,
-        "" | "s" => 1_000,
-        "m" => 60_000,
-        "h" => 3_600_000,
-        _ => 0,
-    };
-    number
-        .parse::<u64>()
-        .ok()
-        .filter(|_| millis > 0)
-        .and_then(|n| n.checked_mul(millis))
+    let units = [
+        ("ms", 1),
+        ("", 1_000),
+        ("s", 1_000),
+        ("m", 60_000),
+        ("h", 3_600_000),
+    ];
+    scaled(value, &units)
         .map(Duration::from_millis)
         .ok_or_else(|| format!("`{flag}` takes a time, like 30s, 15m or 500ms, not `{value}`"))
 }
 
-/// `512KiB` to (`512`, `KiB`).
-fn split_unit(value: &str) -> (&str, &str) {
+/// A number followed by one of `units` (`512KiB`), in the units' common measure.
+fn scaled(value: &str, units: &[(&str, u64)]) -> Option<u64> {
     let digits = value
         .find(|c: char| !c.is_ascii_digit())
         .unwrap_or(value.len());
-    value.split_at(digits)
+    let (number, unit) = value.split_at(digits);
+    let (_, scale) = units.iter().find(|(name, _)| *name == unit)?;
+    number.parse::<u64>().ok()?.checked_mul(*scale)
 }
 
 #[cfg(test)]
