@@ -149,3 +149,19 @@ fn calls_at_once_share_one_ask() {
     assert_eq!(asks, 1, "the calls shared one ask");
     piped.finish().unwrap();
 }
+
+/// A hook that panics is reported on stderr; the session goes on.
+#[test]
+fn a_panicking_hook_does_not_end_the_session() {
+    let side = Side::default();
+    side.set(&["file:///work/a"]);
+    let server = Server::new("roots", "1")
+        .discover()
+        .on_roots_changed(|_| panic!("the hook failed"));
+    let mut client =
+        Client::connect_answering(server, ProtocolVersion::V2025_11_25, side.answers()).unwrap();
+    assert!(allowed_path(&mut client, "file:///work/a/x"));
+    client.notify("notifications/roots/list_changed", json!({}));
+    assert!(allowed_path(&mut client, "file:///work/a/x"));
+    assert_eq!(side.asked(), 2);
+}

@@ -28,6 +28,15 @@ pub(crate) fn masked(tool: &str, reference: &str, detail: &str) {
     }
 }
 
+/// The message of a panic, as far as its payload tells it.
+pub(crate) fn panic_message(payload: &(dyn std::any::Any + Send)) -> &str {
+    payload
+        .downcast_ref::<&str>()
+        .copied()
+        .or_else(|| payload.downcast_ref::<String>().map(String::as_str))
+        .unwrap_or("a panic with a non-string payload")
+}
+
 /// A short reference that ties the masked message a client sees to the details on stderr.
 /// Hashed, so references do not reveal how many failures came before.
 pub(crate) fn next_reference() -> String {

@@ -166,11 +166,7 @@ fn metered(
 }
 
 fn panicked(payload: &(dyn std::any::Any + Send)) -> ToolOutput {
-    let message = payload
-        .downcast_ref::<&str>()
-        .copied()
-        .or_else(|| payload.downcast_ref::<String>().map(String::as_str))
-        .unwrap_or("a panic with a non-string payload");
+    let message = crate::diagnostics::panic_message(payload);
     ToolOutput::internal(format!("panicked: {message}"))
 }
 

@@ -2,6 +2,7 @@
 //! HTTP request) shares across its messages, and the one entry point every transport calls,
 //! [`Session::handle`], which *returns* what a message gets.
 
+use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use serde_json::value::RawValue;
@@ -15,6 +16,7 @@ use crate::call::run::Call;
 use crate::call::span::{Outcome, RequestSpan};
 #[cfg(feature = "opentelemetry")]
 use crate::call::trace_context::TraceContext;
+use crate::diagnostics;
 use crate::protocol::id::IdKey;
 use crate::protocol::jsonrpc::{self, INVALID_REQUEST, Message, RpcError};
 use crate::protocol::{Level, ProtocolVersion};
@@ -185,10 +187,16 @@ impl Session {
         };
         let before = self.roots.changed();
         if let Some(hook) = &self.service.on_roots_changed {
-            hook(RootsChanged {
+            let change = RootsChanged {
                 client: handshake.client.info.clone(),
                 before,
-            });
+            };
+            // The author's code on the path that reads the client's messages: a panic in it
+            // must not end the session.
+            if let Err(panic) = catch_unwind(AssertUnwindSafe(|| hook(change))) {
+                let message = diagnostics::panic_message(&*panic);
+                diagnostics::error(format_args!("the roots-changed hook panicked: {message}"));
+            }
         }
     }
 
