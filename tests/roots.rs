@@ -165,3 +165,34 @@ fn a_panicking_hook_does_not_end_the_session() {
     assert!(allowed_path(&mut client, "file:///work/a/x"));
     assert_eq!(side.asked(), 2);
 }
+
+/// A client that does not announce changes to its roots (`roots: {}` without `listChanged`)
+/// is asked on every call: what it said could change unseen.
+#[test]
+fn a_client_that_announces_no_changes_is_asked_every_time() {
+    let mut piped = common::PipedServer::start(Server::new("roots", "1").discover());
+    let client = &mut piped.client;
+    client.request(
+        "initialize",
+        json!({"protocolVersion": "2025-06-18", "capabilities": {"roots": {}},
+               "clientInfo": {"name": "t", "version": "0"}}),
+    );
+    client.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+    let mut asks = 0;
+    for id in 1..=3 {
+        client.send(&json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+            "params": {"name": "allowed", "arguments": {"path": "file:///work/a/x"}}}));
+        loop {
+            let message = client.recv();
+            if message["method"] != "roots/list" {
+                assert_eq!(message["result"]["content"][0]["text"], "true", "{message}");
+                break;
+            }
+            asks += 1;
+            client.send(&json!({"jsonrpc": "2.0", "id": message["id"],
+                "result": {"roots": [{"uri": "file:///work/a"}]}}));
+        }
+    }
+    assert_eq!(asks, 3);
+    piped.finish().unwrap();
+}

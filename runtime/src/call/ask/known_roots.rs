@@ -14,14 +14,26 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::task::Poll;
 
 use crate::call::ask::AskError;
-use crate::call::ask::roots::Root;
+use crate::call::ask::root::Root;
 
 #[derive(Default)]
 pub(crate) struct KnownRoots {
-    /// The roots and the change they were asked for after; held while a call asks.
-    known: tokio::sync::Mutex<Option<(u64, Arc<[Root]>)>>,
+    /// Held while a call asks.
+    known: tokio::sync::Mutex<Known>,
     /// How many changes the client has announced.
     changes: AtomicU64,
+    /// How many asks have ended with an answer or a failure.
+    ended: AtomicU64,
+}
+
+#[derive(Default)]
+struct Known {
+    /// The roots, and the change they were asked for after.
+    roots: Option<(u64, Arc<[Root]>)>,
+    /// How the last ask failed, and its number among those that ended: the calls that waited
+    /// for it fail the same way, rather than ask again one after another (each for as long as
+    /// the client may take). An ask given up because its own call was cancelled is not one.
+    failed: Option<(u64, AskError)>,
 }
 
 impl KnownRoots {
@@ -32,6 +44,7 @@ impl KnownRoots {
         ask: impl Future<Output = Result<Vec<Root>, AskError>>,
         cancelled: impl Future<Output = ()>,
     ) -> Result<Vec<Root>, AskError> {
+        let waited_from = self.ended.load(Ordering::Acquire);
         let mut known = {
             let mut lock = pin!(self.known.lock());
             let mut cancelled = pin!(cancelled);
@@ -45,24 +58,37 @@ impl KnownRoots {
             .await?
         };
         let change = self.changes.load(Ordering::Acquire);
-        if let Some((asked_after, roots)) = &*known
+        if let Some((asked_after, roots)) = &known.roots
             && *asked_after == change
         {
             return Ok(roots.to_vec());
         }
-        let roots = ask.await?;
-        if self.changes.load(Ordering::Acquire) == change {
-            *known = Some((change, roots.as_slice().into()));
+        if let Some((number, error)) = &known.failed
+            && *number > waited_from
+        {
+            return Err(error.clone());
         }
-        Ok(roots)
+        let answer = ask.await;
+        if answer == Err(AskError::Cancelled) {
+            return answer;
+        }
+        let number = self.ended.fetch_add(1, Ordering::AcqRel) + 1;
+        known.failed = answer.as_ref().err().map(|error| (number, error.clone()));
+        if let Ok(roots) = &answer
+            && self.changes.load(Ordering::Acquire) == change
+        {
+            known.roots = Some((change, roots.as_slice().into()));
+        }
+        answer
     }
 
     /// The client announced that its roots changed: the next call asks again. Returns the
-    /// roots known until now, if they were known and no call is asking.
+    /// roots known until now, if they were known and the session could look (no call held
+    /// them that moment).
     pub(crate) fn changed(&self) -> Option<Vec<Root>> {
         self.changes.fetch_add(1, Ordering::AcqRel);
         let mut known = self.known.try_lock().ok()?;
-        known.take().map(|(_, roots)| roots.to_vec())
+        known.roots.take().map(|(_, roots)| roots.to_vec())
     }
 }
 
@@ -114,14 +140,49 @@ mod tests {
     }
 
     #[test]
-    fn a_failed_ask_is_not_kept_and_a_waiting_call_can_be_cancelled() {
+    fn a_failure_reaches_the_calls_that_waited_for_it_only() {
+        let known = Arc::new(KnownRoots::default());
+        let (answer, answered) = tokio::sync::oneshot::channel::<Result<Vec<Root>, AskError>>();
+        block_on(async {
+            // A call asks; another waits for it; the client's answer is a failure.
+            let asking = tokio::spawn({
+                let known = Arc::clone(&known);
+                async move {
+                    let ask = async { answered.await.unwrap() };
+                    known.get(ask, std::future::pending()).await
+                }
+            });
+            tokio::task::yield_now().await;
+            let waiting = tokio::spawn({
+                let known = Arc::clone(&known);
+                async move {
+                    let ask = async { Ok(vec![Root::new("file:///never")]) };
+                    known.get(ask, std::future::pending()).await
+                }
+            });
+            tokio::task::yield_now().await;
+            answer.send(Err(AskError::TimedOut)).unwrap();
+            assert_eq!(asking.await.unwrap(), Err(AskError::TimedOut));
+            assert_eq!(
+                waiting.await.unwrap(),
+                Err(AskError::TimedOut),
+                "the waiter shares it"
+            );
+            // A call that comes later asks again.
+            let later = known
+                .get(
+                    async { Ok(vec![Root::new("file:///a")]) },
+                    std::future::pending(),
+                )
+                .await;
+            assert_eq!(later.unwrap()[0].uri, "file:///a");
+        });
+    }
+
+    #[test]
+    fn a_waiting_call_can_be_cancelled_and_a_cancelled_ask_is_not_shared() {
         let known = Arc::new(KnownRoots::default());
         block_on(async {
-            let failed = known
-                .get(async { Err(AskError::TimedOut) }, std::future::pending())
-                .await;
-            assert_eq!(failed, Err(AskError::TimedOut));
-            // A call is asking (and never answered); another gives up when cancelled.
             let asking = tokio::spawn({
                 let known = Arc::clone(&known);
                 async move {
@@ -136,6 +197,17 @@ mod tests {
                 .await;
             assert_eq!(waited, Err(AskError::Cancelled));
             asking.abort();
+            let cancelled = known
+                .get(async { Err(AskError::Cancelled) }, std::future::pending())
+                .await;
+            assert_eq!(cancelled, Err(AskError::Cancelled));
+            let next = known
+                .get(
+                    async { Ok(vec![Root::new("file:///b")]) },
+                    std::future::pending(),
+                )
+                .await;
+            assert_eq!(next.unwrap()[0].uri, "file:///b");
         });
     }
 

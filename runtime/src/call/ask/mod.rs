@@ -36,13 +36,15 @@ pub(crate) mod asking;
 mod elicit;
 pub(crate) mod form;
 pub(crate) mod known_roots;
+mod root;
 pub(crate) mod roots;
 mod sample;
 
 use std::fmt;
 
 pub use elicit::{Elicit, NoForm};
-pub use roots::{Root, Roots, RootsChanged};
+pub use root::Root;
+pub use roots::{Roots, RootsChanged};
 pub use sample::{Sample, SamplingMessage, SamplingRequest, SamplingResult};
 
 use crate::call::context::Context;

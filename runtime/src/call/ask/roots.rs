@@ -1,8 +1,9 @@
 //! [`Roots`]: the folders (or other roots) the client lets the server work in.
 
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use serde_json::json;
 
+use crate::call::ask::root::Root;
 use crate::call::ask::{AskError, declared, record};
 use crate::call::context::{ClientInfo, Context};
 use crate::call::inject::Inject;
@@ -11,8 +12,9 @@ use crate::tools::ToolOutput;
 /// The client's roots (`roots/list`): where the user lets the server work. Needs an `async`
 /// tool.
 ///
-/// In a handshake session the server asks the client once, at the first `list()`, and answers
-/// every later one from what it said, until the client announces that its roots changed
+/// In a handshake session with a client that announces changes to its roots
+/// (`roots.listChanged`), the server asks once, at the first `list()`, and answers every later
+/// one from what the client said, until it announces that its roots changed
 /// (`notifications/roots/list_changed`); then the next `list()` asks again
 /// ([`Server::on_roots_changed`](crate::Server::on_roots_changed) hears the announcement). So a
 /// tool that checks paths against the roots on every call costs one round trip per session,
@@ -21,27 +23,6 @@ use crate::tools::ToolOutput;
 /// trip per call.
 pub struct Roots {
     cx: Context,
-}
-
-/// One root: a `file://` URI, and a name to show.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[non_exhaustive]
-pub struct Root {
-    /// The root's URI.
-    pub uri: String,
-    /// A name for people.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub name: Option<String>,
-}
-
-impl Root {
-    /// A root with this URI and no name.
-    pub fn new(uri: impl Into<String>) -> Root {
-        Root {
-            uri: uri.into(),
-            name: None,
-        }
-    }
 }
 
 impl Inject for Roots {
@@ -70,7 +51,9 @@ impl Roots {
             });
         }
         let record = record(&self.cx);
-        match record.asking().known_roots() {
+        // Kept only from a client that announces changes: another's could change unseen.
+        let announces = self.cx.client_capabilities()["roots"]["listChanged"] == true;
+        match record.asking().known_roots().filter(|_| announces) {
             Some(known) => known.get(self.ask(), record.cancelled()).await,
             None => self.ask().await,
         }
@@ -101,7 +84,7 @@ impl Roots {
 pub struct RootsChanged {
     /// The client, as it described itself in `initialize`.
     pub client: Option<ClientInfo>,
-    /// The roots the session knew until now, if a call had read them (and none is asking for
-    /// them this moment): what to let go of.
+    /// The roots the session knew until now, if a call had read them (and no call held them
+    /// that moment): what to let go of.
     pub before: Option<Vec<Root>>,
 }
