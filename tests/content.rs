@@ -153,3 +153,29 @@ fn every_block_in_every_revision() {
         assert_eq!(content, expected, "{revision}");
     }
 }
+
+/// A structured value with a sentence, from a tool that advertises no output schema.
+#[mcp_tool(read_only)]
+fn unadvertised() -> ToolOutput {
+    ToolOutput::structured_with_text(&json!({"count": 3}), "three things")
+}
+
+#[test]
+fn a_value_no_schema_advertised_keeps_its_json_text_where_structured_content_exists() {
+    for revision in ProtocolVersion::ALL {
+        let result = call(revision, "unadvertised");
+        let texts: Vec<&str> = result["content"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|block| block["text"].as_str().unwrap())
+            .collect();
+        assert_eq!(result.get("structuredContent"), None, "{revision}");
+        match revision.has_structured_output() {
+            // Not sent as structured content (no schema promised it): the JSON keeps it.
+            true => assert_eq!(texts, ["three things", r#"{"count":3}"#], "{revision}"),
+            // The tool's own text, as for a revision without structured content.
+            false => assert_eq!(texts, ["three things"], "{revision}"),
+        }
+    }
+}

@@ -47,8 +47,9 @@ pub(crate) enum JsonText {
     Only,
     /// The tool gave blocks of its own, which say what the value is: the JSON follows them only
     /// where the specification requires it (structured content that is not an object,
-    /// SEP-2106). A client without `structuredContent` gets the tool's blocks alone, so media
-    /// the value carries does not travel twice.
+    /// SEP-2106) or where the value would be lost (a result with no advertised output schema).
+    /// A client of a revision without `structuredContent` gets the tool's blocks alone, so
+    /// media the value carries does not travel twice.
     WhereRequired,
     /// As `WhereRequired`, and for clients without `structuredContent` too: the author asked.
     Fallback,

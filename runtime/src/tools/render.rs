@@ -89,14 +89,16 @@ pub(crate) fn call_result(
         }
     });
     // The JSON as text: always, unless the tool wrote its own blocks; then beside structured
-    // content that is not an object (SEP-2106 makes the text a MUST for those), and for a
-    // client that gets no structured content only when the author asked.
+    // content that is not an object (SEP-2106 makes the text a MUST for those), where the
+    // revision has structured content but the tool advertised none (the value would be lost),
+    // and for a revision without structured content only when the author asked.
     let json = structured.as_deref().map(RawValue::get).filter(|json| {
         let object = json.starts_with('{');
-        match json_text {
-            JsonText::Only => true,
-            JsonText::WhereRequired => structured_content.is_some() && !object,
-            JsonText::Fallback => structured_content.is_none() || !object,
+        match (json_text, &structured_content) {
+            (JsonText::Only, _) => true,
+            (_, Some(_)) => !object,
+            (JsonText::WhereRequired, None) => version.has_structured_output(),
+            (JsonText::Fallback, None) => true,
         }
     });
     let result = CallToolResult {
