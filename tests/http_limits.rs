@@ -90,3 +90,38 @@ fn a_client_waiting_to_continue_is_refused_before_it_sends() {
     let _ = stream.read_to_end(&mut rest);
     assert!(rest.is_empty(), "{}", String::from_utf8_lossy(&rest));
 }
+
+/// A body declared far over what the server would read is refused at once, and one that never
+/// comes is given up on after the body's time: neither holds the server.
+#[test]
+fn a_body_too_large_to_read_or_never_sent_is_refused_in_bounded_time() {
+    let endpoint = Endpoint::start_with(
+        Server::new("limits", "1").discover(),
+        Http::new()
+            .max_body(LIMIT)
+            .body_timeout(std::time::Duration::from_millis(300)),
+    );
+    for declared in [1usize << 30, 8 << 20] {
+        let (head, _) = oversized(&endpoint, 100);
+        let head = String::from_utf8(head).unwrap();
+        let length = head
+            .lines()
+            .find(|l| l.to_ascii_lowercase().starts_with("content-length"))
+            .unwrap()
+            .to_owned();
+        let head = head.replace(&length, &format!("Content-Length: {declared}"));
+        let mut stream = TcpStream::connect(endpoint.addr).unwrap();
+        stream.set_read_timeout(Some(TIMEOUT)).unwrap();
+        stream.write_all(head.as_bytes()).unwrap();
+        let started = std::time::Instant::now();
+        // Nothing of the body is sent.
+        let reply = Open::read_head(stream).finish();
+        assert_eq!(reply.status, 413, "{declared}");
+        assert_eq!(reply.header("connection"), Some("close"), "{declared}");
+        assert!(
+            started.elapsed() < TIMEOUT / 2,
+            "{declared}: {:?}",
+            started.elapsed()
+        );
+    }
+}

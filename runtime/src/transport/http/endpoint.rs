@@ -96,7 +96,7 @@ impl Endpoint {
     /// [`DRAIN`] bytes and within the body's time: a client still sending when the server
     /// closes the connection gets a reset instead of the answer, and many clients (the Python
     /// SDK's among them) read nothing before they have sent everything. A client that waits
-    /// for `100 Continue` is refused before it sends anything.
+    /// for `100 Continue`, or declares more than that, is refused at once.
     pub(super) async fn read<B>(
         &self,
         headers: &HeaderMap,
@@ -125,7 +125,9 @@ impl Endpoint {
         match read {
             Read::Whole(bytes) => Ok(bytes),
             Read::TooLarge => {
-                let drained = match waits_to_continue {
+                // Not worth reading: a client that has not sent it yet, or more than the bound.
+                let hopeless = waits_to_continue || declared.is_some_and(|length| length > DRAIN);
+                let drained = match hopeless {
                     true => false,
                     false => tokio::time::timeout_at(deadline, drain(body.as_mut(), DRAIN))
                         .await
