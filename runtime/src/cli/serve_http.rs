@@ -132,10 +132,10 @@ fn size(flag: &str, value: &str) -> Result<usize, String> {
         ("mib", 1 << 20),
         ("gib", 1 << 30),
     ];
-    scaled(&value.to_ascii_lowercase(), &units)
+    scaled(value, &units)
         .and_then(|bytes| usize::try_from(bytes).ok())
         .ok_or_else(|| {
-            format!("`{flag}` takes a size in bytes, like 4194304 or 4MiB, not `{value}`")
+            format!("`{flag}` takes a size in bytes above 0, like 4194304 or 4MiB, not `{value}`")
         })
 }
 
@@ -150,17 +150,25 @@ fn duration(flag: &str, value: &str) -> Result<Duration, String> {
     ];
     scaled(value, &units)
         .map(Duration::from_millis)
-        .ok_or_else(|| format!("`{flag}` takes a time, like 30s, 15m or 500ms, not `{value}`"))
+        .ok_or_else(|| {
+            format!("`{flag}` takes a time above 0, like 30s, 15m or 500ms, not `{value}`")
+        })
 }
 
-/// A number followed by one of `units` (`512KiB`), in the units' common measure.
+/// A number above 0 followed by one of `units` (`512KiB`, in any case), in the units' common
+/// measure. (None of the settings means anything at 0: a keep-alive every 0 s floods a stream.)
 fn scaled(value: &str, units: &[(&str, u64)]) -> Option<u64> {
+    let value = value.to_ascii_lowercase();
     let digits = value
         .find(|c: char| !c.is_ascii_digit())
         .unwrap_or(value.len());
     let (number, unit) = value.split_at(digits);
     let (_, scale) = units.iter().find(|(name, _)| *name == unit)?;
-    number.parse::<u64>().ok()?.checked_mul(*scale)
+    number
+        .parse::<u64>()
+        .ok()?
+        .checked_mul(*scale)
+        .filter(|&n| n > 0)
 }
 
 #[cfg(test)]
@@ -231,11 +239,15 @@ mod tests {
         let cases = [
             (
                 &["serve", "--http", "80", "--max-body", "4MB"][..],
-                "`--max-body` takes a size in bytes, like 4194304 or 4MiB, not `4MB`",
+                "`--max-body` takes a size in bytes above 0, like 4194304 or 4MiB, not `4MB`",
             ),
             (
                 &["serve", "--http", "80", "--body-timeout", "soon"],
-                "`--body-timeout` takes a time, like 30s, 15m or 500ms, not `soon`",
+                "`--body-timeout` takes a time above 0, like 30s, 15m or 500ms, not `soon`",
+            ),
+            (
+                &["serve", "--http", "80", "--keep-alive", "0s"],
+                "`--keep-alive` takes a time above 0, like 30s, 15m or 500ms, not `0s`",
             ),
             (
                 &["serve", "--http", "80", "--max-sessions"],

@@ -393,9 +393,9 @@ impl Server {
     /// Whether argument keys a tool's input schema does not list are ignored, rather than
     /// refused with an error naming them (the default: a misspelt optional argument must not
     /// vanish silently). For a server ported from one that ignored them, or models that add
-    /// keys of their own. A tool's schema then leaves out `"additionalProperties": false`, and
-    /// a tool can choose for itself: `#[mcp_tool(ignore_unknown_arguments)]`, or `= false` to
-    /// stay strict on such a server.
+    /// keys of their own. A tool's schema then leaves out `"additionalProperties": false` (a
+    /// hand-written one is served as written: say so in it), and a tool can choose for itself:
+    /// `#[mcp_tool(ignore_unknown_arguments)]`, or `= false` to stay strict on such a server.
     pub fn ignore_unknown_arguments(mut self, ignore: bool) -> Server {
         self.options.ignore_unknown_arguments = ignore;
         self

@@ -99,7 +99,9 @@ impl Compiled {
             ),
             None => None,
         };
-        let known_arguments = ignore_unknown.then(|| schema::property_names(&input_schema));
+        let known_arguments = ignore_unknown
+            .then(|| schema::property_names(&input_schema))
+            .flatten();
         Ok(Compiled {
             known_arguments,
             input_schema: Arc::new(input_schema),

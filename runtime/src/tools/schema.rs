@@ -71,11 +71,12 @@ pub(crate) fn open_arguments(schema: &mut Value) {
     }
 }
 
-/// The names of the properties an object schema lists at its root.
-pub(crate) fn property_names(schema: &Value) -> std::sync::Arc<[String]> {
+/// The names of the properties an object schema lists at its root; `None` when it lists none
+/// (a map, any object): then no key is unknown.
+pub(crate) fn property_names(schema: &Value) -> Option<std::sync::Arc<[String]>> {
     match schema.get("properties") {
-        Some(Value::Object(properties)) => properties.keys().cloned().collect(),
-        _ => std::sync::Arc::new([]),
+        Some(Value::Object(properties)) => Some(properties.keys().cloned().collect()),
+        _ => None,
     }
 }
 
