@@ -64,6 +64,8 @@ pub(crate) enum ParamKind<'a> {
     Injected {
         inner: &'a Type,
         reference: Option<&'a TypeReference>,
+        /// Marked `#[inject]`, rather than recognised by its name.
+        marked: bool,
     },
 }
 
@@ -201,7 +203,11 @@ impl<'a> Param<'a> {
                 Type::Reference(r) => (&*r.elem, Some(r)),
                 other => (other, None),
             };
-            ParamKind::Injected { inner, reference }
+            ParamKind::Injected {
+                inner,
+                reference,
+                marked: inject_attr.is_some(),
+            }
         } else if let (None, Some(inner)) = (arg_attr, args_inner(ty)) {
             ParamKind::Whole { inner }
         } else {

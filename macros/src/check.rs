@@ -173,8 +173,11 @@ fn parameters(tool: &Tool<'_>, errors: &mut Errors) {
                  arguments; move them into `T`",
             )),
             ParamKind::Whole { .. } => {}
-            ParamKind::Injected { inner, .. } => {
-                if let (Some(asking), false) = (asking_type(inner), tool.is_async()) {
+            ParamKind::Injected { inner, marked, .. } => {
+                // By its name only when the name is what made it injected: a type of the
+                // author's own marked `#[inject]` may share it (the runtime checks those).
+                let asking = asking_type(inner).filter(|_| !marked);
+                if let (Some(asking), false) = (asking, tool.is_async()) {
                     errors.add(syn::Error::new_spanned(
                         param.ty,
                         format!(

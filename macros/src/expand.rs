@@ -304,7 +304,9 @@ fn call(tool: &Tool<'_>, target: &Target<'_>) -> TokenStream {
         .map(|(i, param)| match &param.kind {
             ParamKind::Argument { .. } => argument_local(param.ident).to_token_stream(),
             ParamKind::Whole { .. } => quote!(#private::Args(__whole)),
-            ParamKind::Injected { inner, reference } => {
+            ParamKind::Injected {
+                inner, reference, ..
+            } => {
                 let local = format_ident!("__inject_{i}");
                 let injector = format_ident!("__injector_{i}");
                 let ty = target.ty(inner);

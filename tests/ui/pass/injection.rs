@@ -31,6 +31,23 @@ async fn everything(
     format!("{query} {limit}")
 }
 
+mod own {
+    /// A type of the author's own that shares a name with one the server injects.
+    pub struct Sample;
+
+    impl toolwright::Inject for Sample {
+        fn inject(_: &toolwright::Context) -> Result<Self, toolwright::ToolOutput> {
+            Ok(Sample)
+        }
+    }
+}
+
+/// A sync tool with the author's own `Sample`, marked `#[inject]`: it asks nothing.
+#[mcp_tool]
+fn own_sample(#[inject] sample: own::Sample) {
+    let _ = sample;
+}
+
 /// By value and by `&mut`.
 #[mcp_tool]
 fn owned(ctx: Context, progress: &mut Progress, cancel: &Cancellation) {
