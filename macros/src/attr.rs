@@ -596,7 +596,8 @@ mod tests {
             vec![
                 "unknown `mcp_tool` attribute `nmae`; expected one of `name`, `title`, \
                  `description`, `read_only`, `destructive`, `idempotent`, `open_world`, `icon`, \
-                 `meta`, `input_schema`, `tags`, `undocumented`, `crate`; did you mean `name`?",
+                 `meta`, `input_schema`, `tags`, `ignore_unknown_arguments`, `undocumented`, \
+                 `crate`; did you mean `name`?",
                 "`read_only` expects `true` or `false`, or no value",
                 "`title` expects a string or a constant `&str`, like `title = \"...\"`",
             ]
