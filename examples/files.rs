@@ -70,7 +70,7 @@ async fn list_directory(
     config: State<Config>,
     roots: Roots,
 ) -> Result<Listing, ToolError> {
-    let dir = confined(&path, &allowed(&config, &roots).await?)?;
+    let dir = confined(&path, &allowed(&config, &roots).await?).await?;
     let mut reading = tokio::fs::read_dir(&dir).await.map_err(unreadable(&path))?;
     let mut entries = Vec::new();
     while let Some(entry) = reading.next_entry().await.map_err(unreadable(&path))? {
@@ -100,7 +100,7 @@ async fn read_text_file(
     config: State<Config>,
     roots: Roots,
 ) -> Result<String, ToolError> {
-    let file = confined(&path, &allowed(&config, &roots).await?)?;
+    let file = confined(&path, &allowed(&config, &roots).await?).await?;
     let text = tokio::fs::read_to_string(&file)
         .await
         .map_err(unreadable(&path))?;
@@ -128,7 +128,7 @@ async fn read_media_file(
     config: State<Config>,
     roots: Roots,
 ) -> Result<Structured<Media>, ToolError> {
-    let file = confined(&path, &allowed(&config, &roots).await?)?;
+    let file = confined(&path, &allowed(&config, &roots).await?).await?;
     let mime_type = mime_type(&file)
         .ok_or_else(|| ToolError::new(format!("`{path}` is not an image or audio file")))?;
     let bytes = tokio::fs::read(&file).await.map_err(unreadable(&path))?;
@@ -167,7 +167,7 @@ async fn get_file_info(
     config: State<Config>,
     roots: Roots,
 ) -> Result<FileInfo, ToolError> {
-    let file = confined(&path, &allowed(&config, &roots).await?)?;
+    let file = confined(&path, &allowed(&config, &roots).await?).await?;
     let meta = tokio::fs::metadata(&file)
         .await
         .map_err(unreadable(&path))?;
@@ -189,7 +189,10 @@ async fn allowed(config: &Config, roots: &Roots) -> Result<Vec<PathBuf>, ToolErr
     let mut dirs = config.dirs.clone();
     if roots.supported() {
         for root in roots.list().await? {
-            if let Some(dir) = file_path(&root.uri).and_then(|p| std::fs::canonicalize(p).ok()) {
+            let Some(path) = file_path(&root.uri) else {
+                continue;
+            };
+            if let Ok(dir) = tokio::fs::canonicalize(path).await {
                 dirs.push(dir);
             }
         }
@@ -204,8 +207,10 @@ async fn allowed(config: &Config, roots: &Roots) -> Result<Vec<PathBuf>, ToolErr
 }
 
 /// `path`, resolved (links followed, `..` gone), if it is inside one of `dirs`.
-fn confined(path: &str, dirs: &[PathBuf]) -> Result<PathBuf, ToolError> {
-    let resolved = std::fs::canonicalize(path).map_err(unreadable(path))?;
+async fn confined(path: &str, dirs: &[PathBuf]) -> Result<PathBuf, ToolError> {
+    let resolved = tokio::fs::canonicalize(path)
+        .await
+        .map_err(unreadable(path))?;
     match dirs.iter().any(|dir| resolved.starts_with(dir)) {
         true => Ok(resolved),
         false => Err(ToolError::new(format!(
@@ -218,9 +223,11 @@ fn unreadable(path: &str) -> impl Fn(std::io::Error) -> ToolError + '_ {
     move |e| ToolError::new(format!("cannot read `{path}`: {e}"))
 }
 
-/// The path of a `file://` URI, its `%XX` escapes decoded.
+/// The local path of a `file://` URI (no host, or `localhost`), its `%XX` escapes decoded.
 fn file_path(uri: &str) -> Option<PathBuf> {
-    let encoded = uri.strip_prefix("file://")?.as_bytes();
+    let rest = uri.strip_prefix("file://")?;
+    let rest = rest.strip_prefix("localhost").unwrap_or(rest);
+    let encoded = rest.strip_prefix('/').map(|_| rest.as_bytes())?;
     let mut bytes = Vec::with_capacity(encoded.len());
     let mut i = 0;
     while i < encoded.len() {
