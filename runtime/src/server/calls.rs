@@ -158,7 +158,8 @@ impl Session {
         let service = &self.service;
         let forms = Arc::clone(&registry.forms);
         if version.era() == Era::Legacy {
-            let (peer, roots) = (Arc::clone(&self.peer), Arc::clone(&self.roots));
+            let peer = Arc::clone(&self.peer);
+            let roots = Arc::clone(self.roots.get_or_init(Arc::default));
             return Ok(Asking::requests(forms, peer, service.ask_timeout, roots));
         }
         let arguments: Value = params

@@ -72,8 +72,8 @@ pub(crate) struct Session {
     /// The requests in flight that the client may cancel.
     pub(crate) open: Arc<Open>,
     pub(crate) peer: Arc<Peer>,
-    /// The client's roots, once a call has read them.
-    pub(crate) roots: Arc<KnownRoots>,
+    /// The client's roots, once a call has read them (made then: most sessions never do).
+    pub(crate) roots: OnceLock<Arc<KnownRoots>>,
 }
 
 impl Session {
@@ -84,7 +84,7 @@ impl Session {
             log_level: Mutex::new(Level::Info),
             open: Arc::default(),
             peer: Arc::default(),
-            roots: Arc::default(),
+            roots: OnceLock::new(),
         }
     }
 
@@ -185,7 +185,7 @@ impl Session {
         let Some(handshake) = self.handshake.get() else {
             return;
         };
-        let before = self.roots.changed();
+        let before = self.roots.get().and_then(|roots| roots.changed());
         if let Some(hook) = &self.service.on_roots_changed {
             let change = RootsChanged {
                 client: handshake.client.info.clone(),
