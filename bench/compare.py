@@ -115,7 +115,7 @@ def roots_table() -> None:
     answers `roots/list`: with the roots kept for the session (one ask), and with a change of
     roots announced before every call, which makes the server ask on every call, as it did
     before it kept them. `add` is the same server's call that asks nothing."""
-    command = SERVERS["toolwright"]
+    command = SERVERS["toolwright"] + ["--roots"]
     runs = {
         "`add` (asks nothing)": ["--tool", "add"],
         "`in_roots`, roots kept for the session": ["--tool", "in_roots", "--roots"],

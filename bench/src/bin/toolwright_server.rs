@@ -26,9 +26,9 @@ fn items() -> Vec<Item> {
     toolwright_bench::items()
 }
 
-/// Whether a path is inside one of the client's roots (toolwright only: the tool a server
-/// confined to its client's roots runs on every call).
-#[mcp_tool]
+/// Whether a path is inside one of the client's roots (toolwright only, with `--roots`: the
+/// tool a server confined to its client's roots runs on every call).
+#[mcp_tool(tags("roots"))]
 async fn in_roots(path: String, roots: Roots) -> Result<bool, ToolError> {
     Ok(roots
         .list()
@@ -53,12 +53,18 @@ fn main() -> std::process::ExitCode {
             .tool::<items>()
             .tool::<in_roots>()
     };
+    // The roots bench's tool only with `--roots`: the other benchmarks serve the same tools
+    // as they always have.
+    let server = match std::env::args().any(|a| a == "--roots") {
+        true => server,
+        false => server.without_tags(["roots"]),
+    };
     // A middleware that does nothing, to measure what the mechanism costs.
     let server = match std::env::args().any(|a| a == "--noop-middleware") {
         true => server.layer(toolwright::middleware::from_fn(|call, next| next.run(call))),
         false => server,
     };
-    let flags = ["--many", "--noop-middleware"];
+    let flags = ["--many", "--noop-middleware", "--roots"];
     let args: Vec<String> = std::env::args()
         .skip(1)
         .filter(|a| !flags.contains(&a.as_str()))
