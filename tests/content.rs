@@ -78,6 +78,15 @@ fn call(revision: ProtocolVersion, tool: &str) -> Value {
     client.call(tool, json!({})).unwrap().json().clone()
 }
 
+/// The texts of a result's blocks, which are all text blocks.
+fn texts(result: &Value) -> Vec<&str> {
+    let blocks = result["content"].as_array().unwrap();
+    blocks
+        .iter()
+        .map(|block| block["text"].as_str().unwrap())
+        .collect()
+}
+
 #[test]
 fn media_beside_structured_content_travels_once() {
     for revision in ProtocolVersion::ALL {
@@ -105,12 +114,7 @@ fn media_beside_structured_content_travels_once() {
 fn json_text_for_older_clients_when_asked() {
     for revision in ProtocolVersion::ALL {
         let result = call(revision, "read_picture_and_json");
-        let texts: Vec<&str> = result["content"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|block| block["text"].as_str().unwrap())
-            .collect();
+        let texts = texts(&result);
         match revision.has_structured_output() {
             true => assert_eq!(texts, ["a one-pixel picture"], "{revision}"),
             false => {
@@ -164,12 +168,7 @@ fn unadvertised() -> ToolOutput {
 fn a_value_no_schema_advertised_keeps_its_json_text_where_structured_content_exists() {
     for revision in ProtocolVersion::ALL {
         let result = call(revision, "unadvertised");
-        let texts: Vec<&str> = result["content"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|block| block["text"].as_str().unwrap())
-            .collect();
+        let texts = texts(&result);
         assert_eq!(result.get("structuredContent"), None, "{revision}");
         match revision.has_structured_output() {
             // Not sent as structured content (no schema promised it): the JSON keeps it.

@@ -455,7 +455,7 @@ impl Content {
         let mut block = match note {
             Some(note) => {
                 let mut text = Content::text(note);
-                *text.parts().0 = self.annotations().cloned();
+                *text.parts().0 = self.extras().0.cloned();
                 Cow::Owned(text)
             }
             None => Cow::Borrowed(self),
@@ -466,31 +466,31 @@ impl Content {
         block
     }
 
-    fn annotations(&self) -> Option<&Annotations> {
+    /// The block's annotations and `_meta`, to read.
+    fn extras(&self) -> (Option<&Annotations>, Option<&Map<String, Value>>) {
         match self {
-            Content::Text { annotations, .. }
-            | Content::Image { annotations, .. }
-            | Content::Audio { annotations, .. }
-            | Content::Resource { annotations, .. } => annotations.as_ref(),
-            Content::ResourceLink(link) => link.annotations.as_ref(),
+            Content::Text {
+                annotations, meta, ..
+            }
+            | Content::Image {
+                annotations, meta, ..
+            }
+            | Content::Audio {
+                annotations, meta, ..
+            }
+            | Content::Resource {
+                annotations, meta, ..
+            } => (annotations.as_ref(), meta.as_ref()),
+            Content::ResourceLink(link) => (link.annotations.as_ref(), link.meta.as_ref()),
         }
     }
 
     /// Whether it has what only 2025-06-18 and later define: `_meta`, `lastModified`.
     fn has_newer_fields(&self) -> bool {
-        let annotated = self
-            .annotations()
-            .is_some_and(|a| a.last_modified.is_some());
+        let (annotations, meta) = self.extras();
         let resource_meta =
             matches!(self, Content::Resource { resource, .. } if resource.meta.is_some());
-        let meta = match self {
-            Content::Text { meta, .. }
-            | Content::Image { meta, .. }
-            | Content::Audio { meta, .. }
-            | Content::Resource { meta, .. } => meta.is_some(),
-            Content::ResourceLink(link) => link.meta.is_some(),
-        };
-        annotated || resource_meta || meta
+        meta.is_some() || resource_meta || annotations.is_some_and(|a| a.last_modified.is_some())
     }
 
     fn drop_newer_fields(&mut self) {
