@@ -3,7 +3,7 @@ as one JSON document.
 
 usage: python py_client.py PLAN_JSON -- SERVER_CMD [ARGS...]   (stdio: spawns the server)
        python py_client.py PLAN_JSON -- URL                    (Streamable HTTP, http://...)
-       (PLAN_JSON may be @FILE: the plan in a file, for plans too large for a command line)
+       (PLAN_JSON may be @FILE: the plan in a file, as the runner hands it)
 PLAN: {"mode": "legacy" | "auto" | "2026-07-28", "logLevel": null | "info",
        "calls": [{"name", "arguments", "progress": bool, "cancelAfterMs": number | null,
                   "answers": {"elicitation": ElicitResult, "sampling": CreateMessageResult}}]}

@@ -4,6 +4,7 @@
 //
 // usage: node ts_client.mjs PLAN_JSON -- SERVER_CMD [ARGS...]   (stdio: spawns the server)
 //        node ts_client.mjs PLAN_JSON -- URL                    (Streamable HTTP, http://...)
+//        (PLAN_JSON may be @FILE: the plan in a file, as the runner hands it)
 // PLAN: {"sdk": "v1" | "v2", "mode": "legacy" | "auto" | "2026-07-28", "logLevel": null | "info",
 //        "calls": [{"name", "arguments", "progress": bool, "cancelAfterMs": number | null,
 //                   "answers": {"elicitation": ElicitResult, "sampling": CreateMessageResult}}]}
@@ -18,7 +19,8 @@
 // session), or closes the request's response stream (2026-07-28 over HTTP, SDK 2.x).
 const argv = process.argv.slice(2);
 const sep = argv.indexOf('--');
-const plan = JSON.parse(argv[0]);
+const { readFileSync } = await import('node:fs');
+const plan = JSON.parse(argv[0].startsWith('@') ? readFileSync(argv[0].slice(1), 'utf8') : argv[0]);
 const [command, ...args] = argv.slice(sep + 1);
 const v2 = plan.sdk === 'v2';
 const { Client } = await import(v2 ? '@modelcontextprotocol/client' : '@modelcontextprotocol/sdk/client/index.js');

@@ -1,7 +1,7 @@
 //! Drives an MCP server over Streamable HTTP with the official Rust SDK client (`rmcp`) and
 //! prints what happened as one JSON document, in the shape of `../clients/ts_client.mjs`.
 //!
-//! usage: toolwright-interop-rmcp-client PLAN_JSON -- URL
+//! usage: toolwright-interop-rmcp-client PLAN_JSON -- URL   (PLAN_JSON may be @FILE)
 //! PLAN: {"mode": "legacy" | "auto" | "2026-07-28", "logLevel": null | "info",
 //!        "calls": [{"name", "arguments", "progress": bool, "cancelAfterMs": number | null}]}
 //!
@@ -93,7 +93,11 @@ async fn main() {
         eprintln!("usage: toolwright-interop-rmcp-client PLAN_JSON -- URL");
         std::process::exit(2);
     };
-    let plan: Value = serde_json::from_str(plan).expect("the plan is JSON");
+    let plan = match plan.strip_prefix('@') {
+        Some(file) => std::fs::read_to_string(file).expect("the plan file is readable"),
+        None => plan.clone(),
+    };
+    let plan: Value = serde_json::from_str(&plan).expect("the plan is JSON");
     let out = run(&plan, url).await;
     println!("{out}");
 }
