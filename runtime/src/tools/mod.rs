@@ -1,6 +1,7 @@
 //! What a tool is made of, apart from any call: the values it returns and how each revision
 //! receives them, the arguments it binds and the constraints they keep, its schemas.
 
+pub(crate) mod bind_error;
 pub(crate) mod binding;
 pub(crate) mod compiled;
 pub(crate) mod constraints;

@@ -7,7 +7,7 @@ use schemars::{JsonSchema, Schema, SchemaGenerator};
 use serde::Serialize;
 use serde_json::value::RawValue;
 
-use crate::tools::binding::BindError;
+use crate::tools::bind_error::BindError;
 use crate::tools::content::Content;
 
 /// The outcome of one tool call, before it is shaped for a protocol revision.
