@@ -19,13 +19,13 @@ mod diagnostics;
 #[doc(hidden)]
 pub mod private;
 mod protocol;
+mod run;
 mod server;
 #[cfg(feature = "testing")]
 pub mod testing;
 mod tools;
 mod transport;
 
-pub use call::middleware;
 pub use call::{
     Answer, AskError, Cancellation, ClientInfo, Context, Elicit, Inject, Log, NoForm, Progress,
     Requirements, Root, Roots, RootsChanged, Sample, SamplingMessage, SamplingRequest,
@@ -35,6 +35,7 @@ pub use call::{
 pub use cli::ServeHttp;
 pub use cli::{Command, UsageError};
 pub use protocol::{Era, Level, ProtocolVersion};
+pub use run::middleware;
 pub use server::{
     Caller, DEFAULT_MAX_IN_FLIGHT, DEFAULT_MAX_MESSAGE_SIZE, Error, Result, Server, ServerHandle,
     ToolOrder,

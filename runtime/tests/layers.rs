@@ -1,114 +1,335 @@
-//! The runtime's modules form layers, and each imports only from the layers below it. A module
-//! is a file or a folder directly under `src/`; an import is any `crate::module` path in its
-//! code (comments and `#[cfg(test)] mod tests` blocks aside, since tests may reach anywhere).
-//! A path through a root re-export (`crate::Context`) would hide an import, so it is refused.
+//! The modules of each crate form layers, and each imports only from the layers below it: the
+//! top-level modules of `src/`, and the files and folders inside every folder, so that no file
+//! imports a file that imports it back. A module is a file or a folder; an import is any
+//! `crate::...` path in its code (comments and `#[cfg(test)] mod tests` blocks aside, since
+//! tests may reach anywhere). A folder's `mod.rs` may name its own files. A path through a
+//! re-export would hide which file it imports, so two kinds are refused: through the crate root
+//! (`crate::Context`), and through a folder the importing file is in (`crate::call::Context`
+//! from `call/inject.rs`).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-/// Lowest first. A module may import from any layer below its own, and from nothing else.
-const LAYERS: &[&[&str]] = &[
-    &["protocol", "diagnostics"],
-    &["tools"],
-    &["call"],
-    &["server"],
-    &["transport"],
-    &["cli", "testing"],
-    &["private"],
+/// The layers of one folder (`""` for `src/` itself), lowest first: a module may import from
+/// any layer below its own, and from nothing else.
+type Folders = &'static [(&'static str, &'static [&'static [&'static str]])];
+
+const RUNTIME: Folders = &[
+    (
+        "",
+        &[
+            &["protocol", "diagnostics"],
+            &["tools"],
+            &["call"],
+            &["run"],
+            &["server"],
+            &["transport"],
+            &["cli", "testing"],
+            &["private"],
+        ],
+    ),
+    (
+        "protocol",
+        &[&["id", "level", "params", "version"], &["jsonrpc", "wire"]],
+    ),
+    (
+        "tools",
+        &[
+            &[
+                "content",
+                "default_value",
+                "format",
+                "header_argument",
+                "headers",
+                "schema",
+            ],
+            &["bind_error", "constraints"],
+            &["compiled", "output"],
+            &["binding", "error", "render"],
+            &["select"],
+        ],
+    ),
+    (
+        "call",
+        &[
+            &["client", "gate", "outlet", "state", "trace_context"],
+            &["span", "asking"],
+            &["record"],
+            &["cancel", "log", "progress"],
+            &["context"],
+            &["inject"],
+            &["ask"],
+            &["spec"],
+        ],
+    ),
+    (
+        "call/asking",
+        &[&["error", "form", "root"], &["known_roots"]],
+    ),
+    ("call/ask", &[&["elicit", "roots", "sample"]]),
+    (
+        "run",
+        &[
+            &["sync_pool", "pace", "inflight"],
+            &["workers", "served"],
+            &["tool_call"],
+            &["middleware"],
+            &["call"],
+        ],
+    ),
+    (
+        "server",
+        &[
+            &["error", "request_state", "visibility", "batch"],
+            &["registry"],
+            &["toolset"],
+            &["listeners"],
+            &["service"],
+            &["delivery", "handle"],
+            &["builder", "reply"],
+            &["session"],
+            &["calls", "dispatch", "messages"],
+        ],
+    ),
+    (
+        "transport",
+        &[&["framing", "stdout", "memory"], &["stdio", "http"]],
+    ),
+    (
+        "transport/http",
+        &[
+            &["config", "headers", "stream"],
+            &["reply", "sessions"],
+            &["endpoint"],
+            &["stateless", "sessioned"],
+            &["service"],
+            &["serve"],
+        ],
+    ),
+    ("cli", &[&["serve_http"], &["command"]]),
+    (
+        "testing",
+        &[&["answers", "diff", "result"], &["client", "manifest"]],
+    ),
 ];
 
-/// Imports of each module: (module, module it imports, the file that does).
-type Edges = BTreeMap<(String, String), PathBuf>;
+const MACROS: Folders = &[(
+    "",
+    &[
+        &["attr", "doc"],
+        &["ast"],
+        &["check"],
+        &["expand"],
+        &["fallback"],
+        &["expand_impl"],
+    ],
+)];
 
 #[test]
-fn modules_import_only_from_layers_below() {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let (modules, edges, hidden) = scan(&src);
-    assert!(
-        hidden.is_empty(),
-        "paths through root re-exports hide imports: {hidden:?}"
-    );
-    let unplaced: Vec<&String> = modules.iter().filter(|m| layer(m).is_none()).collect();
-    assert!(
-        unplaced.is_empty(),
-        "modules in no layer (add them to LAYERS): {unplaced:?}"
-    );
-    let wrong = violations(&edges);
-    assert!(
-        wrong.is_empty(),
-        "imports that do not point down:\n{}",
-        wrong.join("\n")
-    );
+fn the_runtime_imports_only_from_layers_below() {
+    assert_layered("src", RUNTIME);
 }
 
 #[test]
-fn a_back_edge_or_a_cycle_is_caught() {
-    let edge = |from: &str, to: &str| ((from.to_owned(), to.to_owned()), PathBuf::from("x.rs"));
-    let edges: Edges = [
-        edge("tools", "server"),
-        edge("cli", "testing"),
-        edge("server", "tools"),
+fn the_macros_import_only_from_layers_below() {
+    assert_layered("../macros/src", MACROS);
+}
+
+#[test]
+fn a_back_edge_anywhere_is_caught() {
+    let code = |text: &str| text.to_owned();
+    let sources: Sources = [
+        ("tools".into(), code("")),
+        ("tools/output".into(), code("")),
+        // A file importing one above it in its folder.
+        (
+            "tools/content".into(),
+            code("use crate::tools::output::ToolOutput;"),
+        ),
+        // A top-level module importing one above it.
+        (
+            "call".into(),
+            code("use crate::server::{session::Session, reply};"),
+        ),
+        ("call/record".into(), code("")),
+        // Through its own folder's re-export.
+        ("call/context".into(), code("use crate::call::Record;")),
+        // Through the crate root's.
+        ("call/inject".into(), code("let x = crate::Context::new();")),
+        ("server".into(), code("// crate::tools::x is a comment")),
+        (
+            "server/session".into(),
+            code("use crate::call::record::CallRecord;"),
+        ),
     ]
     .into_iter()
     .collect();
-    let found = violations(&edges);
-    assert_eq!(found.len(), 2, "{found:?}");
-    assert!(found[0].contains("`cli` imports `testing`"));
-    assert!(found[1].contains("`tools` imports `server`"));
+    let folders: Folders = &[
+        ("", &[&["tools"], &["call"], &["server"]]),
+        ("tools", &[&["content"], &["output"]]),
+        ("call", &[&["record"], &["context", "inject"]]),
+        ("server", &[&["session"]]),
+    ];
+    let found = check(&sources, folders);
+    assert_eq!(found.len(), 4, "{found:#?}");
+    for expected in [
+        "`call` imports `server` (in `call`)",
+        "`call/context` imports `call::Record` through its folder `call`",
+        "`call/inject` imports `Context::new` through the crate root",
+        "`tools/content` imports `tools/output` (in `tools/content`)",
+    ] {
+        assert!(
+            found.iter().any(|f| f.contains(expected)),
+            "{expected}: {found:#?}"
+        );
+    }
+    // A module no layer places, and a layer naming a module that is not there.
+    let folders: Folders = &[
+        ("", &[&["tools"], &["call"], &["server"]]),
+        ("tools", &[&["content", "output", "gone"]]),
+        ("call", &[&["record"], &["context", "inject"]]),
+    ];
+    let found = check(&sources, folders);
+    assert!(
+        found
+            .iter()
+            .any(|f| f.contains("`server/session` is in no layer"))
+    );
+    assert!(found.iter().any(|f| f.contains("`tools/gone`")));
 }
 
-fn layer(module: &str) -> Option<usize> {
-    LAYERS.iter().position(|layer| layer.contains(&module))
+/// Each module's code, by path (`call/record`; `call` for `call/mod.rs`; `""` for the root).
+type Sources = BTreeMap<String, String>;
+
+fn assert_layered(src: &str, folders: Folders) {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join(src);
+    let found = check(&sources(&src), folders);
+    assert!(found.is_empty(), "layering:\n{}", found.join("\n"));
 }
 
-fn violations(edges: &Edges) -> Vec<String> {
-    edges
-        .iter()
-        .filter(|((from, to), _)| match (layer(from), layer(to)) {
-            (Some(from), Some(to)) => to >= from,
-            _ => true,
-        })
-        .map(|((from, to), file)| {
-            format!(
-                "`{from}` imports `{to}` (in {}), a layer not below it",
-                file.display()
-            )
-        })
-        .collect()
-}
-
-fn scan(src: &Path) -> (BTreeSet<String>, Edges, Vec<String>) {
-    let mut files = Vec::new();
-    collect(src, &mut files);
-    let module_of = |path: &Path| -> Option<String> {
-        let first = path.strip_prefix(src).ok()?.components().next()?;
-        let name = first.as_os_str().to_str()?;
-        match name {
-            "lib.rs" => None,
-            file if file.ends_with(".rs") => Some(file.trim_end_matches(".rs").to_owned()),
-            folder => Some(folder.to_owned()),
-        }
+/// Everything wrong with the layering of `sources`.
+fn check(sources: &Sources, folders: Folders) -> Vec<String> {
+    let mut found = Vec::new();
+    let layers: BTreeMap<&str, &[&[&str]]> = folders.iter().copied().collect();
+    let layer_of = |module: &str| -> Option<usize> {
+        let (folder, name) = split(module);
+        layers
+            .get(folder)?
+            .iter()
+            .position(|layer| layer.contains(&name))
     };
-    let modules: BTreeSet<String> = files.iter().filter_map(|f| module_of(f)).collect();
-    let mut edges = Edges::new();
-    let mut hidden = Vec::new();
-    for file in &files {
-        let Some(module) = module_of(file) else {
-            continue;
-        };
-        let text = code_of(&std::fs::read_to_string(file).expect("a source file"));
-        for path in crate_paths(&text) {
-            let first = path.split("::").next().unwrap_or_default().to_owned();
-            if first.starts_with(char::is_uppercase) {
-                hidden.push(format!("{}: crate::{path}", file.display()));
-            } else if modules.contains(&first) && first != module {
-                edges
-                    .entry((module.clone(), first))
-                    .or_insert_with(|| file.clone());
+    for module in sources.keys().filter(|m| !m.is_empty()) {
+        if layer_of(module).is_none() {
+            found.push(format!(
+                "`{module}` is in no layer (add it to its folder's list)"
+            ));
+        }
+    }
+    for (folder, layers) in folders {
+        for name in layers.iter().flat_map(|layer| layer.iter()) {
+            let module = join(folder, name);
+            if !sources.contains_key(&module) {
+                found.push(format!("a layer names `{module}`, which is not a module"));
             }
         }
     }
-    (modules, edges, hidden)
+    for (module, text) in sources.iter().filter(|(m, _)| !m.is_empty()) {
+        let module = module.as_str();
+        for path in crate_paths(&code_of(text)) {
+            let segments: Vec<&str> = path.split("::").filter(|s| *s != "self").collect();
+            if segments
+                .first()
+                .is_some_and(|s| s.starts_with(char::is_uppercase))
+            {
+                found.push(format!(
+                    "`{module}` imports `{path}` through the crate root"
+                ));
+                continue;
+            }
+            let Some(target) = resolve(sources, &segments) else {
+                continue;
+            };
+            if target == module || is_within(module, &target) {
+                if target != module {
+                    found.push(format!(
+                        "`{module}` imports `{path}` through its folder `{target}`; name the file"
+                    ));
+                }
+                continue;
+            }
+            if is_within(&target, module) {
+                continue; // a folder's `mod.rs` naming its own files
+            }
+            let (from, to) = siblings(module, &target);
+            if let (Some(a), Some(b)) = (layer_of(&from), layer_of(&to))
+                && b >= a
+            {
+                found.push(format!(
+                    "`{from}` imports `{to}` (in `{module}`), a layer not below it"
+                ));
+            }
+        }
+    }
+    found.sort();
+    found.dedup();
+    found
+}
+
+fn join(folder: &str, name: &str) -> String {
+    match folder {
+        "" => name.to_owned(),
+        folder => format!("{folder}/{name}"),
+    }
+}
+
+/// `("call/ask", "elicit")` for `call/ask/elicit`.
+fn split(module: &str) -> (&str, &str) {
+    module.rsplit_once('/').unwrap_or(("", module))
+}
+
+/// Whether `module` is inside the folder `folder`.
+fn is_within(module: &str, folder: &str) -> bool {
+    module
+        .strip_prefix(folder)
+        .is_some_and(|rest| rest.starts_with('/'))
+}
+
+/// The deepest module a path names: `call/record` for `call::record::CallRecord`.
+fn resolve(sources: &Sources, segments: &[&str]) -> Option<String> {
+    (1..=segments.len())
+        .rev()
+        .map(|n| segments[..n].join("/"))
+        .find(|module| sources.contains_key(module))
+}
+
+/// The two modules of one folder that an import between `from` and `to` is between:
+/// `call/record` and `call/ask` for `call/record` importing `call/ask/form`.
+fn siblings(from: &str, to: &str) -> (String, String) {
+    let (a, b): (Vec<&str>, Vec<&str>) = (from.split('/').collect(), to.split('/').collect());
+    let common = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
+    (a[..=common].join("/"), b[..=common].join("/"))
+}
+
+fn sources(src: &Path) -> Sources {
+    let mut files = Vec::new();
+    collect(src, &mut files);
+    files
+        .into_iter()
+        .map(|file| {
+            let relative = file.strip_prefix(src).expect("a file under src");
+            let mut parts: Vec<String> = relative
+                .components()
+                .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                .collect();
+            let last = parts.pop().expect("a file name");
+            match last.as_str() {
+                "mod.rs" | "lib.rs" => {}
+                name => parts.push(name.trim_end_matches(".rs").to_owned()),
+            }
+            let text = std::fs::read_to_string(&file).expect("a source file");
+            (parts.join("/"), text)
+        })
+        .collect()
 }
 
 fn collect(dir: &Path, files: &mut Vec<PathBuf>) {
@@ -140,41 +361,64 @@ fn code_of(text: &str) -> String {
         .join("\n")
 }
 
-/// Every path after `crate::`, including each of a `crate::{a, b::c}` group.
-fn crate_paths(code: &str) -> Vec<String> {
-    let mut paths = Vec::new();
+/// Every path after `crate::`, with each group expanded: `crate::a::{b, c::{d, e}}` is `a::b`,
+/// `a::c::d` and `a::c::e`.
+fn crate_paths(code: &str) -> BTreeSet<String> {
+    let mut paths = BTreeSet::new();
     let mut rest = code;
     while let Some(at) = rest.find("crate::") {
         rest = &rest[at + "crate::".len()..];
-        if let Some(group) = rest.strip_prefix('{') {
-            let end = matching_brace(group);
-            for item in group[..end].split(',') {
-                let item = item.trim();
-                if !item.is_empty() {
-                    paths.push(item.to_owned());
-                }
-            }
-            rest = &group[end..];
-        } else {
-            let end = rest
-                .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == ':'))
-                .unwrap_or(rest.len());
-            paths.push(rest[..end].to_owned());
-            rest = &rest[end..];
-        }
+        let end = tree_end(rest);
+        expand("", &rest[..end], &mut paths);
+        rest = &rest[end..];
     }
     paths
 }
 
-fn matching_brace(text: &str) -> usize {
+/// Where the use tree at the start of `text` ends.
+fn tree_end(text: &str) -> usize {
     let mut depth = 0;
     for (i, c) in text.char_indices() {
         match c {
             '{' => depth += 1,
             '}' if depth == 0 => return i,
             '}' => depth -= 1,
+            ',' | ';' | ')' | '>' | '(' | '<' | '!' | '=' | '&' | '|' if depth == 0 => return i,
+            c if c.is_whitespace() && depth == 0 => return i,
             _ => {}
         }
     }
     text.len()
+}
+
+/// Adds the paths of the use tree `tree` under `prefix`.
+fn expand(prefix: &str, tree: &str, paths: &mut BTreeSet<String>) {
+    let tree = tree.trim();
+    match tree.find('{') {
+        None => {
+            let path = format!("{prefix}{tree}");
+            let path = path.trim_end_matches("::").to_owned();
+            if !path.is_empty() {
+                paths.insert(path);
+            }
+        }
+        Some(open) => {
+            let head = format!("{prefix}{}", &tree[..open]);
+            let inner = &tree[open + 1..tree.rfind('}').unwrap_or(tree.len())];
+            let mut depth = 0;
+            let mut start = 0;
+            for (i, c) in inner.char_indices() {
+                match c {
+                    '{' => depth += 1,
+                    '}' => depth -= 1,
+                    ',' if depth == 0 => {
+                        expand(&head, &inner[start..i], paths);
+                        start = i + 1;
+                    }
+                    _ => {}
+                }
+            }
+            expand(&head, &inner[start..], paths);
+        }
+    }
 }

@@ -7,10 +7,7 @@
 
 use std::sync::Arc;
 
-use crate::call::context::Context;
-use crate::call::inject::Inject;
 use crate::call::record::CallRecord;
-use crate::tools::ToolOutput;
 
 /// Fires when the client cancels the request (`notifications/cancelled`), or when the server
 /// shuts down while the call runs.
@@ -28,13 +25,13 @@ impl Cancellation {
 
     /// Whether the client has cancelled the request.
     pub fn is_cancelled(&self) -> bool {
-        self.0.as_ref().is_some_and(|r| r.is_cancelled())
+        self.0.as_ref().is_some_and(|r| r.gate.is_cancelled())
     }
 
     /// Completes when the client cancels the request.
     pub async fn cancelled(&self) {
         match &self.0 {
-            Some(record) => record.cancelled().await,
+            Some(record) => record.gate.cancelled().await,
             None => std::future::pending().await,
         }
     }
@@ -45,11 +42,5 @@ impl std::fmt::Debug for Cancellation {
         f.debug_struct("Cancellation")
             .field("cancelled", &self.is_cancelled())
             .finish()
-    }
-}
-
-impl Inject for Cancellation {
-    fn inject(cx: &Context) -> Result<Self, ToolOutput> {
-        Ok(cx.cancellation())
     }
 }

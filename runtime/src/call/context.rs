@@ -1,79 +1,17 @@
 //! [`Context`]: the request a tool is serving, and the client that sent it.
 
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
-use serde::Deserialize;
 use serde_json::Value;
 use serde_json::value::RawValue;
 
 use crate::call::cancel::Cancellation;
-use crate::call::inject::{Inject, State};
+use crate::call::client::{ClientInfo, ClientSource, DeclaredClient};
 use crate::call::log::Log;
 use crate::call::progress::Progress;
 use crate::call::record::CallRecord;
-use crate::protocol::params::{CLIENT_CAPABILITIES, CLIENT_INFO};
+use crate::call::state::State;
 use crate::protocol::{Era, ProtocolVersion};
-use crate::tools::ToolOutput;
-
-/// The client that sent a request, as it describes itself.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
-#[non_exhaustive]
-pub struct ClientInfo {
-    /// The client's name.
-    pub name: String,
-    /// The client's version.
-    pub version: String,
-    /// A human-readable name (2025-06-18 on).
-    #[serde(default)]
-    pub title: Option<String>,
-}
-
-/// What a client declared about itself: in `initialize` for a whole session, or in a 2026-07-28
-/// request's `_meta` for that request alone.
-#[derive(Debug, Default)]
-pub(crate) struct Client {
-    pub(crate) info: Option<ClientInfo>,
-    /// A JSON object; empty when the client declared nothing.
-    pub(crate) capabilities: Value,
-}
-
-impl Client {
-    /// The client of an `initialize` request's params.
-    pub(crate) fn from_initialize(
-        info: Option<&RawValue>,
-        capabilities: Option<&RawValue>,
-    ) -> Client {
-        Client {
-            info: info.and_then(|raw| serde_json::from_str(raw.get()).ok()),
-            capabilities: capabilities
-                .and_then(|raw| serde_json::from_str(raw.get()).ok())
-                .unwrap_or_else(|| Value::Object(Default::default())),
-        }
-    }
-
-    /// The client of a 2026-07-28 request's `_meta`.
-    fn from_meta(meta: Option<&RawValue>) -> Client {
-        let mut meta: serde_json::Map<String, Value> = meta
-            .and_then(|m| serde_json::from_str(m.get()).ok())
-            .unwrap_or_default();
-        Client {
-            info: meta
-                .remove(CLIENT_INFO)
-                .and_then(|v| serde_json::from_value(v).ok()),
-            capabilities: meta
-                .remove(CLIENT_CAPABILITIES)
-                .unwrap_or_else(|| Value::Object(Default::default())),
-        }
-    }
-}
-
-/// Where a call's client is described.
-pub(crate) enum ClientSource {
-    /// By the session's `initialize`.
-    Session(Arc<Client>),
-    /// By the request's own `_meta` (2026-07-28), read on first use.
-    Request(OnceLock<Client>),
-}
 
 /// The request a tool is serving: its id, its protocol revision, and the client that sent it.
 ///
@@ -158,11 +96,28 @@ impl Context {
         self.0.outlet.release();
     }
 
-    fn client(&self) -> &Client {
+    /// The call's record.
+    pub(crate) fn record(&self) -> &CallRecord {
+        &self.0
+    }
+
+    /// Whether the client declared `path` (`"elicitation.url"`): every step an object.
+    pub(crate) fn declared(&self, path: &str) -> bool {
+        let mut node = self.client_capabilities();
+        for step in path.split('.') {
+            match node.get(step) {
+                Some(next) if next.is_object() => node = next,
+                _ => return false,
+            }
+        }
+        true
+    }
+
+    fn client(&self) -> &DeclaredClient {
         match &self.0.client {
             ClientSource::Session(client) => client,
             ClientSource::Request(parsed) => {
-                parsed.get_or_init(|| Client::from_meta(self.0.meta.as_deref()))
+                parsed.get_or_init(|| DeclaredClient::from_meta(self.0.meta.as_deref()))
             }
         }
     }
@@ -174,11 +129,5 @@ impl std::fmt::Debug for Context {
             .field("request_id", &self.0.id)
             .field("protocol_version", &self.0.version)
             .finish_non_exhaustive()
-    }
-}
-
-impl Inject for Context {
-    fn inject(cx: &Context) -> Result<Self, ToolOutput> {
-        Ok(cx.clone())
     }
 }

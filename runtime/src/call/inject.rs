@@ -1,13 +1,14 @@
 //! What a tool can ask the server for besides the client's arguments: any type that implements
 //! [`Inject`], shared [`State`] among them, and what injected parameters need from the server.
 
-use std::any::{Any, TypeId, type_name};
-use std::collections::HashMap;
-use std::ops::Deref;
-use std::sync::Arc;
+use std::any::{TypeId, type_name};
 
-use crate::call::ask::form::Form;
+use crate::call::asking::form::Form;
+use crate::call::cancel::Cancellation;
 use crate::call::context::Context;
+use crate::call::log::Log;
+use crate::call::progress::Progress;
+use crate::call::state::State;
 use crate::tools::ToolOutput;
 
 /// A value a tool can take as a parameter that the server fills in, rather than the client.
@@ -134,37 +135,6 @@ pub const fn injector<T: Inject>() -> Injector<T> {
     }
 }
 
-/// Shared state of type `T`, registered on the server with `Server::state` and handed to every
-/// tool that takes a `State<T>` parameter. Cloning it is cheap: all calls share one `T`.
-pub struct State<T>(Arc<T>);
-
-impl<T> State<T> {
-    /// The shared pointer to the state.
-    pub fn arc(&self) -> &Arc<T> {
-        &self.0
-    }
-}
-
-impl<T> Clone for State<T> {
-    fn clone(&self) -> Self {
-        State(Arc::clone(&self.0))
-    }
-}
-
-impl<T> Deref for State<T> {
-    type Target = T;
-
-    fn deref(&self) -> &T {
-        &self.0
-    }
-}
-
-impl<T: std::fmt::Debug> std::fmt::Debug for State<T> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_tuple("State").field(&self.0).finish()
-    }
-}
-
 impl<T: Send + Sync + 'static> Inject for State<T> {
     fn inject(cx: &Context) -> Result<Self, ToolOutput> {
         cx.state::<T>().ok_or_else(|| {
@@ -180,21 +150,26 @@ impl<T: Send + Sync + 'static> Inject for State<T> {
     }
 }
 
-/// The server's states, by type.
-#[derive(Default)]
-pub(crate) struct States(HashMap<TypeId, Arc<dyn Any + Send + Sync>>);
-
-impl States {
-    pub(crate) fn insert<T: Send + Sync + 'static>(&mut self, value: Arc<T>) {
-        self.0.insert(TypeId::of::<T>(), value);
+impl Inject for Context {
+    fn inject(cx: &Context) -> Result<Self, ToolOutput> {
+        Ok(cx.clone())
     }
+}
 
-    pub(crate) fn contains(&self, id: TypeId) -> bool {
-        self.0.contains_key(&id)
+impl Inject for Progress {
+    fn inject(cx: &Context) -> Result<Self, ToolOutput> {
+        Ok(cx.progress())
     }
+}
 
-    pub(crate) fn get<T: Send + Sync + 'static>(&self) -> Option<State<T>> {
-        let any = Arc::clone(self.0.get(&TypeId::of::<T>())?);
-        any.downcast::<T>().ok().map(State)
+impl Inject for Log {
+    fn inject(cx: &Context) -> Result<Self, ToolOutput> {
+        Ok(cx.log())
+    }
+}
+
+impl Inject for Cancellation {
+    fn inject(cx: &Context) -> Result<Self, ToolOutput> {
+        Ok(cx.cancellation())
     }
 }

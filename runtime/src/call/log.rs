@@ -7,11 +7,8 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
-use crate::call::context::Context;
-use crate::call::inject::Inject;
 use crate::call::record::CallRecord;
 use crate::protocol::{Level, jsonrpc};
-use crate::tools::ToolOutput;
 
 /// Sends log messages about the current request to the client.
 ///
@@ -45,10 +42,10 @@ impl Log {
         let Some(record) = self.0.as_ref().filter(|_| self.enabled(level)) else {
             return false;
         };
-        record.while_open(|| {
+        record.gate.while_open(|| {
             let params = Params {
                 level,
-                logger: record.spec.name,
+                logger: record.name,
                 data,
             };
             record
@@ -83,11 +80,5 @@ impl std::fmt::Debug for Log {
         f.debug_struct("Log")
             .field("threshold", &self.0.as_ref().and_then(|r| r.log_threshold))
             .finish()
-    }
-}
-
-impl Inject for Log {
-    fn inject(cx: &Context) -> Result<Self, ToolOutput> {
-        Ok(cx.log())
     }
 }

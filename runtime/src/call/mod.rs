@@ -1,32 +1,42 @@
-//! One call: its record, the [`Context`] and the other injectables a tool sees, the gate that
-//! orders its messages, where they go, and the threads tools run on.
+//! What a tool sees of one call: its record (the request's facts, where its messages go, how it
+//! asks its client, its span, the gate that orders its messages), the [`Context`] and the other
+//! injectables, and the generated code's contract (`spec`). Each file imports only those above
+//! it in this list.
 
-pub(crate) mod ask;
-pub(crate) mod cancel;
-pub(crate) mod context;
-pub(crate) mod inflight;
-pub(crate) mod inject;
-pub(crate) mod log;
-pub mod middleware;
+pub(crate) mod client;
+pub(crate) mod gate;
 pub(crate) mod outlet;
-pub(crate) mod pace;
-pub(crate) mod progress;
-pub(crate) mod record;
-pub(crate) mod run;
-pub(crate) mod span;
-pub(crate) mod spec;
-mod sync_pool;
+pub(crate) mod state;
 #[cfg(feature = "opentelemetry")]
 pub(crate) mod trace_context;
-pub(crate) mod workers;
+
+pub(crate) mod span;
+
+pub(crate) mod asking;
+
+pub(crate) mod record;
+
+pub(crate) mod cancel;
+pub(crate) mod log;
+pub(crate) mod progress;
+
+pub(crate) mod context;
+
+pub(crate) mod inject;
+
+pub(crate) mod ask;
+
+pub(crate) mod spec;
 
 pub use ask::{
     Answer, AskError, Elicit, NoForm, Root, Roots, RootsChanged, Sample, SamplingMessage,
     SamplingRequest, SamplingResult,
 };
 pub use cancel::Cancellation;
-pub use context::{ClientInfo, Context};
-pub use inject::{Inject, Requirements, State};
+pub use client::ClientInfo;
+pub use context::Context;
+pub use inject::{Inject, Requirements};
 pub use log::Log;
 pub use progress::Progress;
 pub use spec::{Tool, ToolInfo};
+pub use state::State;

@@ -5,11 +5,8 @@ use std::sync::Arc;
 use serde::Serialize;
 use serde_json::value::RawValue;
 
-use crate::call::context::Context;
-use crate::call::inject::Inject;
 use crate::call::record::CallRecord;
 use crate::protocol::jsonrpc;
-use crate::tools::ToolOutput;
 
 /// Reports the progress of the current request to the client.
 ///
@@ -50,7 +47,7 @@ impl Progress {
             return false;
         };
         let message = message.filter(|_| record.version.has_progress_message());
-        record.progress(progress, || {
+        record.gate.progress(progress, || {
             let params = Params {
                 progress_token: token,
                 progress,
@@ -70,11 +67,5 @@ impl std::fmt::Debug for Progress {
         f.debug_struct("Progress")
             .field("enabled", &self.is_enabled())
             .finish()
-    }
-}
-
-impl Inject for Progress {
-    fn inject(cx: &Context) -> Result<Self, ToolOutput> {
-        Ok(cx.progress())
     }
 }

@@ -1,9 +1,10 @@
 //! The description of a tool that `#[mcp_tool]` generates: what it is called, its schemas, its
 //! annotations, and how it runs; and how the server finds the tools linked into the program.
 
-use std::any::TypeId;
+use std::any::{Any, TypeId};
 use std::future::Future;
 use std::pin::Pin;
+use std::sync::Arc;
 
 use schemars::{Schema, SchemaGenerator};
 
@@ -26,12 +27,17 @@ pub enum Handler {
     Async(fn(Invocation) -> BoxFuture),
 }
 
+/// The instance a `#[mcp_tool_type]` method is called on.
+pub(crate) type Instance = Arc<dyn Any + Send + Sync>;
+
 /// Everything one call hands to the generated handler.
 pub struct Invocation {
     /// The client's arguments.
     pub arguments: Arguments,
     /// The request.
     pub context: Context,
+    /// What a method tool is called on.
+    pub(crate) instance: Option<Instance>,
 }
 
 /// Boxes a tool's future. Generated code calls it at the function's name, so a future that is
@@ -49,9 +55,7 @@ impl Invocation {
 
     /// The instance a `#[mcp_tool_type]` method is called on.
     pub fn instance<T: Send + Sync + 'static>(&self) -> &T {
-        self.context
-            .0
-            .instance
+        self.instance
             .as_ref()
             .and_then(|instance| instance.downcast_ref::<T>())
             .expect("a method tool is registered with an instance of its type")

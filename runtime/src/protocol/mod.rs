@@ -6,7 +6,7 @@ pub(crate) mod id;
 pub(crate) mod jsonrpc;
 mod level;
 pub(crate) mod params;
-mod version;
+pub(crate) mod version;
 pub(crate) mod wire;
 
 pub use level::Level;

@@ -12,7 +12,7 @@ use serde_json::Value;
 use serde_json::value::RawValue;
 
 use crate::protocol::params::SERVER_INFO;
-use crate::protocol::{Era, ProtocolVersion};
+use crate::protocol::version::{Era, ProtocolVersion};
 
 /// Who the server says it is.
 #[derive(Debug, Clone)]

@@ -2,25 +2,23 @@
 //! [`Server::build`] checks it and derives everything once.
 
 use std::any::TypeId;
-use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 
 use tower_layer::Layer;
 use tower_service::Service as TowerService;
 
-use crate::call::ask::form::Forms;
-use crate::call::inject::States;
-use crate::call::middleware::{self, BoxError, BoxedService, Chain, ToolCall, Wrap};
-use crate::call::record::Instance;
-use crate::call::spec::ToolInfo;
-use crate::call::spec::{self, Tool, ToolSpec};
+use crate::call::asking::form::Forms;
+use crate::call::spec::{self, Instance, Tool, ToolInfo, ToolSpec};
+use crate::call::state::States;
 use crate::protocol::wire::{self, ServerInfo};
+use crate::run::middleware::{self, BoxError, BoxedService, Chain, ToolCall, Wrap};
 use crate::server::error::{Error, Result};
+use crate::server::handle::{ServedBy, ServerHandle};
 use crate::server::listeners::Listeners;
 use crate::server::request_state::Sealer;
 use crate::server::service::{Limits, RootsHook, Service};
-use crate::server::toolset::{self, Live, ServerHandle, ToolSet};
+use crate::server::toolset::{self, Names, ToolOrder, ToolSet};
 use crate::server::visibility::{Caller, Rule};
 use crate::tools::SchemaProfile;
 use crate::tools::compiled::Options;
@@ -54,7 +52,7 @@ pub struct Server {
     /// How long clients may cache lists; `None` for the default.
     cache_ttl: Option<Duration>,
     /// The handle's link to the built server, once a handle was asked for.
-    live: Option<Arc<Live>>,
+    served_by: Option<Arc<ServedBy>>,
     expose_internal_errors: bool,
     decode_string_arguments: bool,
     /// Tools with any of these tags are left out.
@@ -67,19 +65,6 @@ pub struct Server {
     /// The key of 2026-07-28 request states; random per process when `None`.
     state_key: Option<Vec<u8>>,
     state_ttl: Duration,
-}
-
-/// The order of `tools/list`. Clients show the list as it is sent.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum ToolOrder {
-    /// Alphabetical by name.
-    #[default]
-    Name,
-    /// The order the server was given the tools in: by [`Server::tool`] and [`Server::tools`]
-    /// calls, one after another; the tools of one [`Server::discover`] or [`Server::tools`]
-    /// call in the order of their definitions (by source file, then line).
-    Registration,
 }
 
 /// The largest message accepted by default: 8 MiB.
@@ -115,7 +100,7 @@ impl Server {
             order: ToolOrder::Name,
             page_size: None,
             cache_ttl: None,
-            live: None,
+            served_by: None,
             expose_internal_errors: false,
             decode_string_arguments: true,
             without_tags: Vec::new(),
@@ -307,9 +292,9 @@ impl Server {
     /// });
     /// ```
     pub fn handle(&mut self) -> ServerHandle {
-        let live = self.live.get_or_insert_with(Arc::default);
+        let served_by = self.served_by.get_or_insert_with(Arc::default);
         ServerHandle {
-            live: Arc::clone(live),
+            served: Arc::clone(served_by),
         }
     }
 
@@ -413,41 +398,29 @@ impl Server {
         if !self.errors.is_empty() {
             return Err(self.errors.swap_remove(0));
         }
-        let mut registered: Vec<(&'static ToolSpec, Option<Instance>)> = Vec::new();
-        let mut by_name: HashMap<&'static str, &'static ToolSpec> = HashMap::new();
         let without = &self.without_tags;
         let kept = self
             .tools
             .into_iter()
             .filter(|(spec, _)| !spec.tags.iter().any(|tag| without.iter().any(|w| w == tag)));
+        // Every name first, then every tool's needs and schemas, as the handle admits a tool.
+        let mut names = Names::default();
+        let mut admitted = Vec::new();
         for (spec, instance) in kept {
-            match by_name.get(spec.name) {
-                // The same tool registered twice (say, by `discover` and by `tool`) is one tool.
-                Some(seen) if std::ptr::eq(*seen, spec) => {}
-                Some(seen) => {
-                    let (first, second) = ordered(seen, spec);
-                    return Err(Error::DuplicateTool {
-                        name: spec.name.to_owned(),
-                        first,
-                        second,
-                    });
-                }
-                None => {
-                    by_name.insert(spec.name, spec);
-                    registered.push((spec, instance));
-                }
+            if names.admit(spec)? {
+                admitted.push((spec, instance));
             }
         }
         let mut forms = Forms::default();
-        let entries = registered
+        let served = admitted
             .into_iter()
             .map(|(spec, instance)| {
-                toolset::entry(spec, instance, self.options, &self.states, &mut forms)
+                toolset::serve(spec, instance, self.options, &self.states, &mut forms)
             })
             .collect::<Result<Vec<_>>>()?;
         let page_size = self.page_size.unwrap_or(usize::MAX);
-        let tools = ToolSet::new(entries, forms, self.order, page_size, self.options);
-        let changing = self.live.is_some();
+        let tools = ToolSet::new(served, names, forms, self.order, page_size, self.options);
+        let changing = self.served_by.is_some();
         // A list that can change at any moment is cached only as long as the server says.
         let cache_ttl = match (self.cache_ttl, changing) {
             (Some(ttl), _) => ttl,
@@ -476,18 +449,9 @@ impl Server {
                 self.state_ttl,
             ),
         });
-        if let Some(live) = &self.live {
-            live.attach(&service);
+        if let Some(served_by) = &self.served_by {
+            served_by.attach(&service);
         }
         Ok(service)
     }
-}
-/// The two locations of a name clash, in a stable order.
-fn ordered(a: &ToolSpec, b: &ToolSpec) -> (String, String) {
-    let (a, b) = if (a.file, a.line) <= (b.file, b.line) {
-        (a, b)
-    } else {
-        (b, a)
-    };
-    (a.location(), b.location())
 }

@@ -1,4 +1,5 @@
-//! `tools/call`: finding the tool, opening the call's record, and what becomes of its output.
+//! `tools/call`: find the tool, admit the call, open its record, and hand it to the transport
+//! to run; how a call of a tool that asks will ask.
 //!
 //! Policy: an unknown tool, a missing `name` or non-object `arguments` is `-32602`; a call
 //! beyond the server's cap is refused at once with `-32603`, never queued; an id already in
@@ -10,49 +11,82 @@ use std::sync::{Arc, OnceLock};
 use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
 
-use crate::call::ask::asking::Asking;
-use crate::call::context::{ClientSource, Context};
-use crate::call::inflight::{Guard, Open};
-use crate::call::record::{CallRecord, CallState};
-use crate::call::run::{Call, Finish};
-use crate::call::span::{CallSpan, Outcome};
+use crate::call::asking::Asking;
+use crate::call::client::ClientSource;
+use crate::call::context::Context;
+use crate::call::gate::Gate;
+use crate::call::record::CallRecord;
+use crate::call::span::CallSpan;
 use crate::call::spec::Invocation;
 use crate::protocol::id::IdKey;
-use crate::protocol::jsonrpc::{
-    INTERNAL_ERROR, INVALID_PARAMS, MISSING_CLIENT_CAPABILITY, RpcError,
-};
+use crate::protocol::jsonrpc::{INTERNAL_ERROR, INVALID_PARAMS, RpcError};
 use crate::protocol::params::{Meta, Params};
-use crate::protocol::{Era, ProtocolVersion};
+use crate::protocol::{Era, Level, ProtocolVersion};
+use crate::run::call::Call;
+use crate::run::inflight::Admitted;
+use crate::run::served::ServedTool;
+use crate::run::tool_call::ToolCall;
+use crate::run::workers::Threads;
 use crate::server::batch::Batch;
-use crate::server::dispatch::{invalid_params, log_level};
-use crate::server::registry::{Entry, Registry};
-use crate::server::service::Service;
-use crate::server::session::{Answer, Session, Via, id_in_use};
-use crate::tools::ToolOutput;
+use crate::server::delivery::Delivery;
+use crate::server::registry::Registry;
+use crate::server::reply::{Reply, id_in_use, invalid_params, log_level};
+use crate::server::session::{RequestScope, Session};
 use crate::tools::binding::Arguments;
-use crate::tools::output::Repr;
-use crate::tools::render::{self, Renderer};
 
 impl Session {
+    /// A `tools/call`: find → admit → open → run (the transport starts the call it returns).
     pub(crate) fn call(
         &self,
         id: &RawValue,
         version: ProtocolVersion,
         params: &Params<'_>,
         meta: &Meta<'_>,
-        via: Via<'_>,
+        scope: RequestScope<'_>,
         batch: Option<&Arc<Batch>>,
-    ) -> Result<Answer, RpcError> {
+    ) -> Result<Reply, RpcError> {
+        let registry = self.service.registry();
+        let (tool, arguments) = self.find(&registry, params, scope)?;
+        let (threads, admitted) = self.admit()?;
+        let record = self.open(id, version, params, meta, scope, &tool, &registry)?;
+        let service = &self.service;
+        Ok(Reply::Later(Call {
+            tool_call: ToolCall {
+                invocation: Invocation {
+                    arguments,
+                    context: Context(record),
+                    instance: tool.instance.clone(),
+                },
+                tool,
+                threads,
+            },
+            finish: Delivery {
+                service: Arc::clone(service),
+                open: Arc::clone(&self.open),
+                batch: batch.cloned(),
+                _admitted: admitted,
+            },
+            middleware: service.middleware.clone(),
+        }))
+    }
+
+    /// The tool the call names, if the caller may see it, and the call's arguments, bound as
+    /// that tool binds them.
+    fn find(
+        &self,
+        registry: &Registry,
+        params: &Params<'_>,
+        scope: RequestScope<'_>,
+    ) -> Result<(Arc<ServedTool>, Arguments), RpcError> {
         let service = &self.service;
         let name = params
             .name
             .as_deref()
             .ok_or_else(|| invalid_params("missing field `name`"))?;
         // A tool the caller may not see is as unknown as one that does not exist.
-        let registry = service.registry();
         let tool = registry
             .find(name)
-            .filter(|tool| service.visible(tool.spec, via.outlet))
+            .filter(|tool| service.visible(tool.spec, scope.outlet))
             .ok_or_else(|| RpcError::new(INVALID_PARAMS, format!("Unknown tool: {name}")))?;
         let arguments = match params.arguments.filter(|a| a.get() != "null") {
             Some(a) if !a.get().starts_with('{') => {
@@ -66,14 +100,21 @@ impl Session {
                         .then(|| Arc::clone(&tool.compiled.input_schema)),
                 ),
         };
-        let workers = service.workers.get().map_err(|e| {
+        Ok((Arc::clone(tool), arguments))
+    }
+
+    /// Admits one more call: the threads tools run on (started by the first call), and a place
+    /// under the server's cap.
+    fn admit(&self) -> Result<(Arc<Threads>, Admitted), RpcError> {
+        let service = &self.service;
+        let threads = service.workers.get().map_err(|e| {
             RpcError::new(
                 INTERNAL_ERROR,
                 format!("Internal error: cannot start the threads tools run on: {e}"),
             )
         })?;
         let limit = service.limits.max_in_flight;
-        let guard = service.in_flight.try_enter(limit).ok_or_else(|| {
+        let admitted = service.in_flight.try_enter(limit).ok_or_else(|| {
             RpcError::new(
                 INTERNAL_ERROR,
                 format!(
@@ -82,7 +123,59 @@ impl Session {
                 ),
             )
         })?;
-        let (client, log_threshold) = match version.era() {
+        Ok((Arc::clone(threads), admitted))
+    }
+
+    /// Opens the call's record and registers its id, which must not be in flight.
+    #[allow(clippy::too_many_arguments)]
+    fn open(
+        &self,
+        id: &RawValue,
+        version: ProtocolVersion,
+        params: &Params<'_>,
+        meta: &Meta<'_>,
+        scope: RequestScope<'_>,
+        tool: &ServedTool,
+        registry: &Registry,
+    ) -> Result<Arc<CallRecord>, RpcError> {
+        let (client, log_threshold) = self.client_of(version, meta)?;
+        let asking = match tool.asks {
+            true => Some(Box::new(self.asking(
+                version,
+                tool.spec.name,
+                params,
+                registry,
+            )?)),
+            false => None,
+        };
+        let record = Arc::new(CallRecord {
+            id: id.to_owned(),
+            key: IdKey::of(id),
+            version,
+            meta: params.meta.map(RawValue::to_owned),
+            client,
+            name: tool.spec.name,
+            progress_token: meta.progress_token.map(RawValue::to_owned),
+            log_threshold,
+            outlet: scope.outlet.clone(),
+            states: Arc::clone(&self.service.states),
+            gate: Gate::default(),
+            asking,
+            span: CallSpan::new(scope.span),
+        });
+        if !self.open.insert(&record) {
+            return Err(id_in_use(id));
+        }
+        Ok(record)
+    }
+
+    /// Where the call's client is described, and the least severe log message it wants.
+    fn client_of(
+        &self,
+        version: ProtocolVersion,
+        meta: &Meta<'_>,
+    ) -> Result<(ClientSource, Option<Level>), RpcError> {
+        Ok(match version.era() {
             Era::Modern => (
                 ClientSource::Request(OnceLock::new()),
                 meta.log_level
@@ -100,48 +193,7 @@ impl Session {
                 )),
                 Some(*self.log_level.lock().unwrap_or_else(|e| e.into_inner())),
             ),
-        };
-        let asking = match tool.asks {
-            true => Some(Box::new(self.asking(version, name, params, &registry)?)),
-            false => None,
-        };
-        let record = Arc::new(CallRecord {
-            id: id.to_owned(),
-            key: IdKey::of(id),
-            version,
-            meta: params.meta.map(RawValue::to_owned),
-            client,
-            spec: tool.spec,
-            progress_token: meta.progress_token.map(RawValue::to_owned),
-            log_threshold,
-            outlet: via.outlet.clone(),
-            states: Arc::clone(&service.states),
-            instance: tool.instance.clone(),
-            state: CallState::default(),
-            asking,
-            span: CallSpan::new(via.span),
-        });
-        if !self.open.insert(&record) {
-            return Err(id_in_use(id));
-        }
-        Ok(Answer::Later(Call {
-            invocation: Invocation {
-                arguments,
-                context: Context(Arc::clone(&record)),
-            },
-            record,
-            handler: tool.spec.handler,
-            finish: Finisher {
-                service: Arc::clone(service),
-                tool: Arc::clone(tool),
-                open: Arc::clone(&self.open),
-                batch: batch.cloned(),
-                _guard: guard,
-            },
-            workers: Arc::clone(workers),
-            pace: Arc::clone(&tool.pace),
-            middleware: service.middleware.clone(),
-        }))
+        })
     }
 }
 
@@ -197,79 +249,5 @@ impl Session {
             }
         }
         Ok(Asking::rounds(forms, answers, arguments))
-    }
-}
-
-/// Shapes a call's output for its revision and delivers it, unless the call was cancelled:
-/// through the call's outlet, or into its batch.
-pub(crate) struct Finisher {
-    service: Arc<Service>,
-    /// The tool, as served when the call began.
-    tool: Arc<Entry>,
-    open: Arc<Open>,
-    batch: Option<Arc<Batch>>,
-    /// Counts the call in flight until its answer is delivered.
-    _guard: Guard,
-}
-
-impl Finish for Finisher {
-    fn finish(self, record: &CallRecord, output: ToolOutput) {
-        // A masked error's event belongs to the call's span. The span closes when this
-        // function's locals drop, before the call stops counting as in flight (`self`).
-        let span = record.span.take();
-        let _in_span = span.span().enter();
-        let outcome = outcome(&output, record.version);
-        let tool = &self.tool;
-        let renderer = Renderer {
-            tool: &tool.compiled,
-            name: tool.spec.name,
-            expose_internal_errors: self.service.expose_internal_errors,
-            server_meta: &self.service.server_meta,
-        };
-        let line = match output.into_input_required() {
-            Ok(input) => {
-                let state = self.service.sealer.seal(
-                    tool.spec.name,
-                    record.asking().arguments(),
-                    input.answers,
-                );
-                let server_meta = &self.service.server_meta;
-                render::input_required(server_meta, &record.id, &input.requests, &state)
-            }
-            Err(output) => render::call_result(&renderer, record.version, &record.id, output),
-        };
-        // The id is free again as soon as the client can read the answer.
-        self.open.remove(&record.key);
-        let mut line = Some(line);
-        // The span ends before the client can read the answer (and follow up on it).
-        let sent = record.finish(|| {
-            span.end(outcome);
-            match &self.batch {
-                Some(batch) => batch.deliver(line.take()),
-                None => record.outlet.finish(line.take()),
-            }
-        });
-        if !sent {
-            span.end(Outcome::Cancelled);
-            match &self.batch {
-                Some(batch) => batch.deliver(None),
-                None => record.outlet.finish(None),
-            }
-        }
-    }
-}
-
-/// How a call's output ends its request, as its span records it.
-fn outcome(output: &ToolOutput, version: ProtocolVersion) -> Outcome {
-    match &output.repr {
-        Repr::Result { is_error, .. } if !is_error => Outcome::Ok,
-        Repr::InvalidArguments(_) if !version.invalid_arguments_are_tool_errors() => {
-            Outcome::Error(INVALID_PARAMS)
-        }
-        Repr::MissingCapability { .. } if version.era() == Era::Modern => {
-            Outcome::Error(MISSING_CLIENT_CAPABILITY)
-        }
-        Repr::InputRequired(_) => Outcome::InputRequired,
-        _ => Outcome::ToolError,
     }
 }

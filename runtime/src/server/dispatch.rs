@@ -20,16 +20,18 @@ use std::sync::Arc;
 
 use serde_json::value::RawValue;
 
-use crate::call::context::Client;
+use crate::call::client::DeclaredClient;
 use crate::protocol::id::IdKey;
 use crate::protocol::jsonrpc::{
-    self, INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, RpcError, UNSUPPORTED_PROTOCOL_VERSION,
+    self, INVALID_REQUEST, METHOD_NOT_FOUND, RpcError, UNSUPPORTED_PROTOCOL_VERSION,
 };
 use crate::protocol::params::{Meta, Params, SUBSCRIPTION_ID};
 use crate::protocol::wire;
-use crate::protocol::{Era, Level, ProtocolVersion};
+use crate::protocol::{Era, ProtocolVersion};
 use crate::server::batch::Batch;
-use crate::server::session::{Answer, Handshake, Session, Via, id_in_use};
+use crate::server::reply::{Reply, id_in_use, invalid_params, log_level};
+use crate::server::service::Service;
+use crate::server::session::{Handshake, RequestScope, Session};
 
 impl Session {
     pub(crate) fn request(
@@ -37,9 +39,9 @@ impl Session {
         id: &RawValue,
         method: &str,
         params: &Params<'_>,
-        via: Via<'_>,
+        scope: RequestScope<'_>,
         batch: Option<&Arc<Batch>>,
-    ) -> Result<Answer, RpcError> {
+    ) -> Result<Reply, RpcError> {
         let meta: Meta<'_> = match params.meta {
             Some(meta) => {
                 Meta::parse(meta).ok_or_else(|| invalid_params("`_meta` must be an object"))?
@@ -53,10 +55,10 @@ impl Session {
                     "Invalid Request: a 2026-07-28 request cannot be part of a batch",
                 ));
             }
-            return self.stateless(id, method, params, &meta, version, via);
+            return self.stateless(id, method, params, &meta, version, scope);
         }
         if let Some(handshake) = self.handshake.get() {
-            via.span.revision(handshake.version);
+            scope.span.revision(handshake.version);
         }
         let service = &self.service;
         match method {
@@ -64,24 +66,18 @@ impl Session {
                 INVALID_REQUEST,
                 "Invalid Request: `initialize` must not be part of a batch",
             )),
-            "initialize" => self.initialize(id, params, via),
-            "ping" => Ok(Answer::Now(jsonrpc::result_line(
-                id,
-                &serde_json::json!({}),
-            ))),
-            "tools/list" => list(id, service, self.session_version()?, params, via),
+            "initialize" => self.initialize(id, params, scope),
+            "ping" => Ok(Reply::Now(jsonrpc::result_line(id, &serde_json::json!({})))),
+            "tools/list" => list(id, service, self.version()?, params, scope),
             "tools/call" => {
-                let version = self.session_version()?;
-                self.call(id, version, params, &meta, via, batch)
+                let version = self.version()?;
+                self.call(id, version, params, &meta, scope, batch)
             }
             "logging/setLevel" => {
-                self.session_version()?;
+                self.version()?;
                 let level = log_level(params.level.as_deref())?;
                 *self.log_level.lock().unwrap_or_else(|e| e.into_inner()) = level;
-                Ok(Answer::Now(jsonrpc::result_line(
-                    id,
-                    &serde_json::json!({}),
-                )))
+                Ok(Reply::Now(jsonrpc::result_line(id, &serde_json::json!({}))))
             }
             _ => Err(method_not_found(method)),
         }
@@ -95,8 +91,8 @@ impl Session {
         params: &Params<'_>,
         meta: &Meta<'_>,
         version: &RawValue,
-        via: Via<'_>,
-    ) -> Result<Answer, RpcError> {
+        scope: RequestScope<'_>,
+    ) -> Result<Reply, RpcError> {
         if meta.client_capabilities.is_none() {
             return Err(invalid_params(
                 "`_meta` lacks `io.modelcontextprotocol/clientCapabilities`",
@@ -108,7 +104,7 @@ impl Session {
         let version = ProtocolVersion::parse(&requested)
             .filter(|v| v.era() == Era::Modern)
             .ok_or_else(|| unsupported_version(&requested))?;
-        via.span.revision(version);
+        scope.span.revision(version);
         let service = &self.service;
         match method {
             "server/discover" => {
@@ -118,30 +114,21 @@ impl Session {
                     service.cache(),
                     service.changing,
                 );
-                Ok(Answer::Now(jsonrpc::result_line(id, &result)))
+                Ok(Reply::Now(jsonrpc::result_line(id, &result)))
             }
-            "tools/list" => list(id, service, version, params, via),
-            "tools/call" => self.call(id, version, params, meta, via, None),
-            "subscriptions/listen" => self.listen(id, params, via),
+            "tools/list" => list(id, service, version, params, scope),
+            "tools/call" => self.call(id, version, params, meta, scope, None),
+            "subscriptions/listen" => self.listen(id, params, scope),
             _ => Err(method_not_found(method)),
         }
-    }
-
-    fn session_version(&self) -> Result<ProtocolVersion, RpcError> {
-        self.handshake.get().map(|h| h.version).ok_or_else(|| {
-            RpcError::new(
-                INVALID_REQUEST,
-                "Invalid Request: the session is not initialized; send `initialize` first",
-            )
-        })
     }
 
     fn initialize(
         &self,
         id: &RawValue,
         params: &Params<'_>,
-        via: Via<'_>,
-    ) -> Result<Answer, RpcError> {
+        scope: RequestScope<'_>,
+    ) -> Result<Reply, RpcError> {
         let requested = params
             .protocol_version
             .as_deref()
@@ -149,7 +136,7 @@ impl Session {
         let version = ProtocolVersion::negotiate(requested);
         let handshake = Handshake {
             version,
-            client: Arc::new(Client::from_initialize(
+            client: Arc::new(DeclaredClient::from_initialize(
                 params.client_info,
                 params.capabilities,
             )),
@@ -162,15 +149,20 @@ impl Session {
         }
         let service = &self.service;
         if service.changing {
-            service.listeners.session(via.outlet, &self.open);
+            service.listeners.session(scope.outlet, &self.open);
         }
         let result = wire::initialize(&service.info, version, service.changing);
-        Ok(Answer::Now(jsonrpc::result_line(id, &result)))
+        Ok(Reply::Now(jsonrpc::result_line(id, &result)))
     }
 
     /// `subscriptions/listen`: acknowledged with what it will get (`toolsListChanged` when
     /// asked for, from a server whose tools can change); open until cancelled.
-    fn listen(&self, id: &RawValue, params: &Params<'_>, via: Via<'_>) -> Result<Answer, RpcError> {
+    fn listen(
+        &self,
+        id: &RawValue,
+        params: &Params<'_>,
+        scope: RequestScope<'_>,
+    ) -> Result<Reply, RpcError> {
         if !self.open.insert_stream(IdKey::of(id)) {
             return Err(id_in_use(id));
         }
@@ -187,7 +179,7 @@ impl Session {
         let service = &self.service;
         let tools = wanted.tools_list_changed && service.changing;
         if tools {
-            service.listeners.subscription(via.outlet, &self.open, id);
+            service.listeners.subscription(scope.outlet, &self.open, id);
         }
         let notifications = match tools {
             true => serde_json::json!({"toolsListChanged": true}),
@@ -197,7 +189,7 @@ impl Session {
             "notifications": notifications,
             "_meta": {SUBSCRIPTION_ID: id},
         });
-        Ok(Answer::Stream(jsonrpc::notification_line(
+        Ok(Reply::Stream(jsonrpc::notification_line(
             "notifications/subscriptions/acknowledged",
             &params,
         )))
@@ -206,34 +198,20 @@ impl Session {
 
 fn list(
     id: &RawValue,
-    service: &crate::server::service::Service,
+    service: &Service,
     version: ProtocolVersion,
     params: &Params<'_>,
-    via: Via<'_>,
-) -> Result<Answer, RpcError> {
+    scope: RequestScope<'_>,
+) -> Result<Reply, RpcError> {
     let registry = service.registry();
     let page = service
-        .tool_page(&registry, version, params.cursor.as_deref(), via.outlet)
+        .tool_page(&registry, version, params.cursor.as_deref(), scope.outlet)
         .ok_or_else(|| invalid_params("unknown `cursor`; start again without one"))?;
-    Ok(Answer::Now(jsonrpc::result_line_sized(
+    Ok(Reply::Now(jsonrpc::result_line_sized(
         id,
         &*page,
         page.get().len(),
     )))
-}
-
-pub(crate) fn log_level(name: Option<&str>) -> Result<Level, RpcError> {
-    let name = name.ok_or_else(|| invalid_params("missing field `level`"))?;
-    Level::parse(name).ok_or_else(|| {
-        invalid_params(&format!(
-            "unknown log level `{name}`; expected one of debug, info, notice, warning, error, \
-             critical, alert, emergency"
-        ))
-    })
-}
-
-pub(crate) fn invalid_params(message: &str) -> RpcError {
-    RpcError::new(INVALID_PARAMS, format!("Invalid params: {message}"))
 }
 
 fn method_not_found(method: &str) -> RpcError {

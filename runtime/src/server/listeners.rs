@@ -14,11 +14,11 @@ use std::sync::{Arc, Mutex, PoisonError, Weak};
 use serde_json::json;
 use serde_json::value::RawValue;
 
-use crate::call::inflight::Open;
 use crate::call::outlet::{Outlet, WeakOutlet};
 use crate::protocol::id::IdKey;
 use crate::protocol::jsonrpc;
 use crate::protocol::params::SUBSCRIPTION_ID;
+use crate::run::inflight::OpenRequests;
 
 const LIST_CHANGED: &str = "notifications/tools/list_changed";
 
@@ -36,7 +36,7 @@ enum Held {
     /// ends with either, and a subscription when its request is no longer open.
     Connection {
         outlet: WeakOutlet,
-        open: Weak<Open>,
+        open: Weak<OpenRequests>,
     },
     /// One HTTP response, as long as its client reads it.
     Response(Outlet),
@@ -68,7 +68,7 @@ impl Listeners {
 
     /// A handshake session that has just been initialized on `outlet` (heard when the outlet
     /// is the connection's).
-    pub(crate) fn session(&self, outlet: &Outlet, open: &Arc<Open>) {
+    pub(crate) fn session(&self, outlet: &Outlet, open: &Arc<OpenRequests>) {
         if outlet.lasting() {
             self.connection(outlet, open);
         }
@@ -76,7 +76,7 @@ impl Listeners {
 
     /// A handshake session's way to messages about no request: its connection, or its HTTP
     /// GET stream.
-    pub(crate) fn connection(&self, outlet: &Outlet, open: &Arc<Open>) {
+    pub(crate) fn connection(&self, outlet: &Outlet, open: &Arc<OpenRequests>) {
         self.add(Listener {
             outlet: Held::Connection {
                 outlet: outlet.downgrade(),
@@ -87,7 +87,7 @@ impl Listeners {
     }
 
     /// A `subscriptions/listen` stream with id `id`, on a connection or an HTTP response.
-    pub(crate) fn subscription(&self, outlet: &Outlet, open: &Arc<Open>, id: &RawValue) {
+    pub(crate) fn subscription(&self, outlet: &Outlet, open: &Arc<OpenRequests>, id: &RawValue) {
         let outlet = match outlet.lasting() {
             true => Held::Connection {
                 outlet: outlet.downgrade(),

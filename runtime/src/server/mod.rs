@@ -1,19 +1,35 @@
-//! The server: its builder, the built service, sessions, and what each message gets.
+//! The server: its builder, the built service, sessions, and what each message gets. Each file
+//! imports only those above it in this list.
 
-mod batch;
-mod builder;
-mod calls;
-mod dispatch;
 mod error;
-mod listeners;
-mod registry;
 mod request_state;
-pub(crate) mod service;
-pub(crate) mod session;
-mod toolset;
 pub(crate) mod visibility;
 
-pub use builder::{DEFAULT_MAX_IN_FLIGHT, DEFAULT_MAX_MESSAGE_SIZE, Server, ToolOrder};
+mod registry;
+
+mod toolset;
+
+mod listeners;
+
+pub(crate) mod service;
+
+mod batch;
+mod delivery;
+mod handle;
+
+mod builder;
+pub(crate) mod reply;
+
+pub(crate) mod session;
+
+mod calls;
+
+mod dispatch;
+
+mod messages;
+
+pub use builder::{DEFAULT_MAX_IN_FLIGHT, DEFAULT_MAX_MESSAGE_SIZE, Server};
 pub use error::{Error, Result};
-pub use toolset::ServerHandle;
+pub use handle::ServerHandle;
+pub use toolset::ToolOrder;
 pub use visibility::Caller;

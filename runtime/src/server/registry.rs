@@ -10,29 +10,16 @@ use std::sync::{Arc, OnceLock};
 
 use serde_json::value::RawValue;
 
-use crate::call::ask::form::Forms;
-use crate::call::pace::Pace;
-use crate::call::record::Instance;
+use crate::call::asking::form::Forms;
 use crate::call::spec::ToolSpec;
 use crate::protocol::ProtocolVersion;
 use crate::protocol::id::IdHashing;
 use crate::protocol::wire::{self, Cache, ToolEntry, ToolOut};
-use crate::tools::compiled::Compiled;
-
-/// A tool as the server serves it.
-pub(crate) struct Entry {
-    pub(crate) spec: &'static ToolSpec,
-    pub(crate) compiled: Compiled,
-    pub(crate) instance: Option<Instance>,
-    /// How quick its runs have been (a sync tool's).
-    pub(crate) pace: Arc<Pace>,
-    /// It asks the client mid-call (`Elicit`, `Sample`, `Roots`).
-    pub(crate) asks: bool,
-}
+use crate::run::served::ServedTool;
 
 pub(crate) struct Registry {
     /// In the order of `tools/list`.
-    tools: Vec<Arc<Entry>>,
+    tools: Vec<Arc<ServedTool>>,
     /// The forms the tools elicit.
     pub(crate) forms: Arc<Forms>,
     index: HashMap<&'static str, usize, IdHashing>,
@@ -41,7 +28,11 @@ pub(crate) struct Registry {
 }
 
 impl Registry {
-    pub(crate) fn new(tools: Vec<Arc<Entry>>, forms: Arc<Forms>, page_size: usize) -> Registry {
+    pub(crate) fn new(
+        tools: Vec<Arc<ServedTool>>,
+        forms: Arc<Forms>,
+        page_size: usize,
+    ) -> Registry {
         let index = tools
             .iter()
             .enumerate()
@@ -57,7 +48,7 @@ impl Registry {
     }
 
     /// The tool named `name`.
-    pub(crate) fn find(&self, name: &str) -> Option<&Arc<Entry>> {
+    pub(crate) fn find(&self, name: &str) -> Option<&Arc<ServedTool>> {
         self.index.get(name).map(|&i| &self.tools[i])
     }
 
@@ -92,7 +83,7 @@ impl Registry {
             None | Some("") => 0,
             Some(cursor) => wire::page_of(cursor)?,
         };
-        let tools: Vec<&Arc<Entry>> = self.tools.iter().filter(|t| visible(t.spec)).collect();
+        let tools: Vec<&Arc<ServedTool>> = self.tools.iter().filter(|t| visible(t.spec)).collect();
         let pages = tools.len().div_ceil(self.page_size).max(1);
         if index >= pages {
             return None;
@@ -110,7 +101,7 @@ impl Registry {
         server_meta: &RawValue,
         cache: Cache,
     ) -> Vec<Box<RawValue>> {
-        let chunks: Vec<&[Arc<Entry>]> = match self.tools.is_empty() {
+        let chunks: Vec<&[Arc<ServedTool>]> = match self.tools.is_empty() {
             true => vec![&[]],
             false => self.tools.chunks(self.page_size).collect(),
         };
@@ -128,7 +119,7 @@ impl Registry {
 }
 
 /// A tool's entry as `version` lists it.
-fn listed(tool: &Entry, version: ProtocolVersion) -> ToolOut<'_> {
+fn listed(tool: &ServedTool, version: ProtocolVersion) -> ToolOut<'_> {
     let spec = tool.spec;
     ToolEntry {
         name: spec.name,

@@ -8,14 +8,14 @@ use std::time::Duration;
 use serde_json::value::RawValue;
 
 use crate::call::ask::RootsChanged;
-use crate::call::inflight::InFlight;
-use crate::call::inject::States;
-use crate::call::middleware::Chain;
 use crate::call::outlet::Outlet;
 use crate::call::spec::ToolSpec;
-use crate::call::workers::Workers;
+use crate::call::state::States;
 use crate::protocol::ProtocolVersion;
 use crate::protocol::wire::{Cache, ServerInfo};
+use crate::run::inflight::InFlight;
+use crate::run::middleware::Chain;
+use crate::run::workers::Workers;
 use crate::server::listeners::Listeners;
 use crate::server::registry::Registry;
 use crate::server::request_state::Sealer;

@@ -1,110 +1,84 @@
-//! The tools a server serves, and the handle that changes them while it runs.
-//!
-//! Every tool ever registered has a slot, enabled or not; the tools served are a [`Registry`]
-//! made from the enabled slots, swapped whole on each change, so a call in flight keeps the
-//! registry it began with and a list is never half old, half new. Each change is announced to
-//! the clients that can hear it ([`Listeners`](super::listeners::Listeners)).
+//! The tools a server serves: how a tool is admitted (its name free, its needs met, its forms
+//! and schemas made), every tool registered with a slot (enabled or not), and the registry of
+//! the enabled ones, swapped whole on each change, so a call in flight keeps the registry it
+//! began with and a list is never half old, half new.
 
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError, RwLock, Weak};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError, RwLock};
 
-use crate::call::ask::form::Forms;
-use crate::call::inject::{Requirements, States};
-use crate::call::record::Instance;
-use crate::call::spec::{Tool, ToolSpec};
-use crate::server::builder::ToolOrder;
+use crate::call::asking::form::Forms;
+use crate::call::inject::Requirements;
+use crate::call::spec::{Instance, ToolSpec};
+use crate::call::state::States;
+use crate::run::served::ServedTool;
 use crate::server::error::{Error, Result};
-use crate::server::registry::{Entry, Registry};
-use crate::server::service::Service;
+use crate::server::registry::Registry;
 use crate::tools::compiled::{Compiled, Options};
 
-/// A tool as registered, and whether it is served.
-struct Slot {
-    entry: Arc<Entry>,
-    enabled: bool,
+/// The order of `tools/list`. Clients show the list as it is sent.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ToolOrder {
+    /// Alphabetical by name.
+    #[default]
+    Name,
+    /// The order the server was given the tools in: by [`Server::tool`](crate::Server::tool)
+    /// and [`Server::tools`](crate::Server::tools) calls, one after another; the tools of one
+    /// [`Server::discover`](crate::Server::discover) or `Server::tools` call in the order of
+    /// their definitions (by source file, then line).
+    Registration,
 }
 
-pub(crate) struct ToolSet {
-    current: RwLock<Arc<Registry>>,
-    /// Every tool, in registration order.
-    slots: Mutex<Vec<Slot>>,
-    order: ToolOrder,
-    page_size: usize,
-    options: Options,
-}
+/// The tools admitted so far, by name: where a new one's name is checked.
+#[derive(Default)]
+pub(crate) struct Names(HashMap<&'static str, &'static ToolSpec>);
 
-impl ToolSet {
-    pub(crate) fn new(
-        entries: Vec<Entry>,
-        forms: Forms,
-        order: ToolOrder,
-        page_size: usize,
-        options: Options,
-    ) -> ToolSet {
-        let slots: Vec<Slot> = entries
-            .into_iter()
-            .map(|entry| Slot {
-                entry: Arc::new(entry),
-                enabled: true,
-            })
-            .collect();
-        let registry = served(&slots, Arc::new(forms), order, page_size);
-        ToolSet {
-            current: RwLock::new(Arc::new(registry)),
-            slots: Mutex::new(slots),
-            order,
-            page_size,
-            options,
+impl Names {
+    /// Admits the name of `spec`: `Ok(true)` when it is new, `Ok(false)` when this very tool is
+    /// already admitted (registered twice, say by `discover` and by `tool`, it is one tool), and
+    /// an error naming both definitions when another tool has the name.
+    pub(crate) fn admit(&mut self, spec: &'static ToolSpec) -> Result<bool> {
+        match self.0.get(spec.name) {
+            Some(seen) if std::ptr::eq(*seen, spec) => Ok(false),
+            Some(seen) => {
+                let (first, second) = ordered(seen, spec);
+                Err(Error::DuplicateTool {
+                    name: spec.name.to_owned(),
+                    first,
+                    second,
+                })
+            }
+            None => {
+                self.0.insert(spec.name, spec);
+                Ok(true)
+            }
         }
     }
 
-    /// The tools served now.
-    pub(crate) fn current(&self) -> Arc<Registry> {
-        Arc::clone(&self.current.read().unwrap_or_else(PoisonError::into_inner))
-    }
-
-    fn slots(&self) -> MutexGuard<'_, Vec<Slot>> {
-        self.slots.lock().unwrap_or_else(PoisonError::into_inner)
-    }
-
-    /// Applies `change` to the slots and serves the result; `Ok(true)` when the served tools
-    /// changed.
-    fn change(
-        &self,
-        change: impl FnOnce(&mut Vec<Slot>, &mut Forms) -> Result<bool>,
-    ) -> Result<bool> {
-        let mut slots = self.slots();
-        let mut forms = Forms::clone(&self.current().forms);
-        if !change(&mut slots, &mut forms)? {
-            return Ok(false);
-        }
-        let registry = served(&slots, Arc::new(forms), self.order, self.page_size);
-        *self.current.write().unwrap_or_else(PoisonError::into_inner) = Arc::new(registry);
-        Ok(true)
+    fn forget(&mut self, name: &str) {
+        self.0.remove(name);
     }
 }
 
-/// The registry of the enabled slots, in list order.
-fn served(slots: &[Slot], forms: Arc<Forms>, order: ToolOrder, page_size: usize) -> Registry {
-    let mut tools: Vec<Arc<Entry>> = slots
-        .iter()
-        .filter(|slot| slot.enabled)
-        .map(|slot| Arc::clone(&slot.entry))
-        .collect();
-    if order == ToolOrder::Name {
-        tools.sort_by(|a, b| a.spec.name.cmp(b.spec.name));
-    }
-    Registry::new(tools, forms, page_size)
+/// The two locations of a name clash, in a stable order.
+fn ordered(a: &ToolSpec, b: &ToolSpec) -> (String, String) {
+    let (a, b) = if (a.file, a.line) <= (b.file, b.line) {
+        (a, b)
+    } else {
+        (b, a)
+    };
+    (a.location(), b.location())
 }
 
 /// A tool ready to serve: its needs checked against the server's states, its forms made, its
 /// schemas compiled.
-pub(crate) fn entry(
+pub(crate) fn serve(
     spec: &'static ToolSpec,
     instance: Option<Instance>,
     options: Options,
     states: &States,
     forms: &mut Forms,
-) -> Result<Entry> {
+) -> Result<ServedTool> {
     let mut needs = Requirements::default();
     (spec.requirements)(&mut needs);
     if let Some((_, type_name)) = needs.states.iter().find(|(id, _)| !states.contains(*id)) {
@@ -129,107 +103,145 @@ pub(crate) fn entry(
         forms.insert(source.id, form);
     }
     let compiled = Compiled::new(&spec.source(), options).map_err(invalid)?;
-    Ok(Entry {
+    Ok(ServedTool {
         spec,
         compiled,
         instance,
-        pace: Arc::default(),
+        pace: Default::default(),
         asks: needs.asks,
     })
 }
 
-/// Changes the tools of a running server: adds, removes, enables and disables them. Clients
-/// that can hear it are told (`notifications/tools/list_changed` in a handshake session;
-/// on a `subscriptions/listen` stream that asked for it on 2026-07-28), and calls in flight
-/// finish with the tools they began with. Get one from [`Server::handle`](crate::Server::handle)
-/// before the server runs; it is cheap to clone and can be sent to other threads.
-#[derive(Clone, Default)]
-pub struct ServerHandle {
-    pub(crate) live: Arc<Live>,
+/// A tool as registered, and whether it is served.
+struct Slot {
+    tool: Arc<ServedTool>,
+    enabled: bool,
 }
 
-/// Where a handle finds its server once it is built.
-#[derive(Default)]
-pub(crate) struct Live {
-    service: Mutex<Weak<Service>>,
+/// Every tool registered, and the registry served now.
+pub(crate) struct ToolSet {
+    current: RwLock<Arc<Registry>>,
+    slots: Mutex<Slots>,
+    order: ToolOrder,
+    page_size: usize,
+    pub(crate) options: Options,
 }
 
-impl Live {
-    pub(crate) fn attach(&self, service: &Arc<Service>) {
-        *self.service.lock().unwrap_or_else(PoisonError::into_inner) = Arc::downgrade(service);
+/// Every tool, in registration order, and their names.
+struct Slots {
+    slots: Vec<Slot>,
+    names: Names,
+}
+
+impl ToolSet {
+    pub(crate) fn new(
+        tools: Vec<ServedTool>,
+        names: Names,
+        forms: Forms,
+        order: ToolOrder,
+        page_size: usize,
+        options: Options,
+    ) -> ToolSet {
+        let slots: Vec<Slot> = tools
+            .into_iter()
+            .map(|tool| Slot {
+                tool: Arc::new(tool),
+                enabled: true,
+            })
+            .collect();
+        let registry = served(&slots, Arc::new(forms), order, page_size);
+        ToolSet {
+            current: RwLock::new(Arc::new(registry)),
+            slots: Mutex::new(Slots { slots, names }),
+            order,
+            page_size,
+            options,
+        }
     }
-}
 
-impl ServerHandle {
-    fn service(&self) -> Result<Arc<Service>> {
-        let service = self
-            .live
-            .service
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner);
-        service.upgrade().ok_or(Error::NotServing)
+    /// The tools served now.
+    pub(crate) fn current(&self) -> Arc<Registry> {
+        Arc::clone(&self.current.read().unwrap_or_else(PoisonError::into_inner))
     }
 
-    /// Serves the tool of `#[mcp_tool] fn T` too. Its name must be free; its schemas are
-    /// checked as at start-up.
-    pub fn add_tool<T: Tool>(&self) -> Result<()> {
-        let service = self.service()?;
-        let spec = T::spec();
-        let (options, states) = (service.tools.options, &service.states);
-        let changed = service.tools.change(|slots, forms| {
-            if let Some(taken) = slots.iter().find(|s| s.entry.spec.name == spec.name) {
+    fn slots(&self) -> MutexGuard<'_, Slots> {
+        self.slots.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Admits and serves the tool of `spec`; its name must be free. `Ok(true)`: the served
+    /// tools changed.
+    pub(crate) fn add(&self, spec: &'static ToolSpec, states: &States) -> Result<bool> {
+        self.change(|slots, forms| {
+            if !slots.names.admit(spec)? {
+                // Already served: a second `add` of one tool is a mistake worth hearing of.
                 return Err(Error::DuplicateTool {
                     name: spec.name.to_owned(),
-                    first: taken.entry.spec.location(),
+                    first: spec.location(),
                     second: spec.location(),
                 });
             }
-            let entry = entry(spec, None, options, states, forms)?;
-            slots.push(Slot {
-                entry: Arc::new(entry),
+            let tool = serve(spec, None, self.options, states, forms).inspect_err(|_| {
+                slots.names.forget(spec.name);
+            })?;
+            slots.slots.push(Slot {
+                tool: Arc::new(tool),
                 enabled: true,
             });
             Ok(true)
-        })?;
-        service.tools_changed(changed);
-        Ok(())
+        })
     }
 
     /// Stops serving the tool named `name` and forgets it.
-    pub fn remove_tool(&self, name: &str) -> Result<()> {
+    pub(crate) fn remove(&self, name: &str) -> Result<bool> {
         self.set(name, |slots, index| {
-            let removed = slots.remove(index);
-            removed.enabled
+            slots.names.forget(name);
+            slots.slots.remove(index).enabled
         })
     }
 
-    /// Serves the tool named `name` again (it was disabled).
-    pub fn enable_tool(&self, name: &str) -> Result<()> {
+    /// Serves, or stops serving, the tool named `name` (kept either way).
+    pub(crate) fn enable(&self, name: &str, enabled: bool) -> Result<bool> {
         self.set(name, |slots, index| {
-            !std::mem::replace(&mut slots[index].enabled, true)
-        })
-    }
-
-    /// Stops serving the tool named `name`, keeping it to enable later: it leaves the lists and
-    /// calls of it are unknown-tool errors.
-    pub fn disable_tool(&self, name: &str) -> Result<()> {
-        self.set(name, |slots, index| {
-            std::mem::replace(&mut slots[index].enabled, false)
+            std::mem::replace(&mut slots.slots[index].enabled, enabled) != enabled
         })
     }
 
     /// Changes the slot of the tool named `name`; the change says whether the served tools
     /// changed.
-    fn set(&self, name: &str, change: impl FnOnce(&mut Vec<Slot>, usize) -> bool) -> Result<()> {
-        let service = self.service()?;
-        let changed = service.tools.change(|slots, _| {
+    fn set(&self, name: &str, change: impl FnOnce(&mut Slots, usize) -> bool) -> Result<bool> {
+        self.change(|slots, _| {
             let index = slots
+                .slots
                 .iter()
-                .position(|s| s.entry.spec.name == name)
+                .position(|s| s.tool.spec.name == name)
                 .ok_or_else(|| Error::UnknownTool(name.to_owned()))?;
             Ok(change(slots, index))
-        })?;
-        service.tools_changed(changed);
-        Ok(())
+        })
     }
+
+    /// Applies `change` to the slots and serves the result; `Ok(true)` when the served tools
+    /// changed.
+    fn change(&self, change: impl FnOnce(&mut Slots, &mut Forms) -> Result<bool>) -> Result<bool> {
+        let mut slots = self.slots();
+        let mut forms = Forms::clone(&self.current().forms);
+        if !change(&mut slots, &mut forms)? {
+            return Ok(false);
+        }
+        let registry = served(&slots.slots, Arc::new(forms), self.order, self.page_size);
+        *self.current.write().unwrap_or_else(PoisonError::into_inner) = Arc::new(registry);
+        Ok(true)
+    }
+}
+
+/// The registry of the enabled slots, in list order.
+fn served(slots: &[Slot], forms: Arc<Forms>, order: ToolOrder, page_size: usize) -> Registry {
+    let mut tools: Vec<Arc<ServedTool>> = slots
+        .iter()
+        .filter(|slot| slot.enabled)
+        .map(|slot| Arc::clone(&slot.tool))
+        .collect();
+    if order == ToolOrder::Name {
+        tools.sort_by(|a, b| a.spec.name.cmp(b.spec.name));
+    }
+    Registry::new(tools, forms, page_size)
 }

@@ -248,7 +248,7 @@ impl PendingCall<'_> {
     ///
     /// # Panics
     /// When none comes within the client's timeout (the call may have finished first).
-    pub fn next_progress(&mut self) -> crate::testing::ProgressUpdate {
+    pub fn next_progress(&mut self) -> crate::testing::result::ProgressUpdate {
         loop {
             let message = self
                 .client

@@ -34,16 +34,16 @@ impl ToolError {
     }
 
     /// The output this error makes.
-    pub(crate) fn into_output(self) -> crate::tools::ToolOutput {
+    pub(crate) fn into_output(self) -> crate::tools::output::ToolOutput {
         use crate::tools::output::Repr;
         match self.missing {
-            Some(capability) => crate::tools::ToolOutput {
+            Some(capability) => crate::tools::output::ToolOutput {
                 repr: Repr::MissingCapability {
                     capability,
                     message: self.message,
                 },
             },
-            None => crate::tools::ToolOutput::error(self.message),
+            None => crate::tools::output::ToolOutput::error(self.message),
         }
     }
 

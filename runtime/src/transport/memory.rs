@@ -15,7 +15,6 @@ use crate::protocol::{Era, ProtocolVersion};
 use crate::server::service::Service;
 use crate::server::session::Session;
 use crate::server::{Result, Server};
-use crate::transport::deliver;
 
 /// The server's side: one session, its lines in a channel.
 struct Connection {
@@ -39,7 +38,9 @@ impl Connection {
     }
 
     fn send(&self, line: &[u8]) {
-        deliver(self.session.handle(line, &self.outlet), &self.outlet);
+        self.session
+            .handle(line, &self.outlet)
+            .deliver(&self.outlet);
     }
 }
 

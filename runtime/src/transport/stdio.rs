@@ -16,7 +16,7 @@ use crate::server::service::Service;
 use crate::server::session::Session;
 use crate::server::{Result, Server};
 use crate::transport::framing::{self, Line};
-use crate::transport::{deliver, stdout};
+use crate::transport::stdout;
 
 /// How long the writer may take to flush what is left after the input ended.
 const FLUSH_GRACE: Duration = Duration::from_millis(250);
@@ -62,8 +62,8 @@ fn serve(
     let read_error = loop {
         match framing::read_line(&mut input, &mut buf, limit) {
             Ok(Line::Complete) if buf.iter().all(u8::is_ascii_whitespace) => {}
-            Ok(Line::Complete) => deliver(session.handle(&buf, &outlet), &outlet),
-            Ok(Line::TooLong) => deliver(session.too_long(), &outlet),
+            Ok(Line::Complete) => session.handle(&buf, &outlet).deliver(&outlet),
+            Ok(Line::TooLong) => session.too_long().deliver(&outlet),
             Ok(Line::Eof) => break None,
             Err(e) => break Some(e),
         }

@@ -8,8 +8,8 @@ use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
-use crate::call::ask::form::key_of;
-use crate::call::ask::{Answer, AskError, declared, record};
+use crate::call::asking::error::{Answer, AskError};
+use crate::call::asking::form::key_of;
 use crate::call::context::Context;
 use crate::call::inject::{Inject, Requirements};
 use crate::protocol::{Era, ProtocolVersion};
@@ -50,7 +50,7 @@ impl<T: JsonSchema + DeserializeOwned + 'static> Elicit<T> {
     /// Whether the client takes forms.
     pub fn supported(&self) -> bool {
         self.cx.protocol_version().has_elicitation()
-            && declared(&self.cx, "elicitation")
+            && self.cx.declared("elicitation")
             && match self.cx.client_capabilities()["elicitation"].as_object() {
                 // A bare `elicitation: {}` means forms only.
                 Some(modes) => modes.is_empty() || modes.contains_key("form"),
@@ -61,7 +61,7 @@ impl<T: JsonSchema + DeserializeOwned + 'static> Elicit<T> {
     /// Whether the client opens URLs for the server (2025-11-25 on).
     pub fn url_supported(&self) -> bool {
         self.cx.protocol_version() >= ProtocolVersion::V2025_11_25
-            && declared(&self.cx, "elicitation.url")
+            && self.cx.declared("elicitation.url")
     }
 
     /// Shows the user a form of `T`'s fields with `message`, and returns what they did.
@@ -71,9 +71,9 @@ impl<T: JsonSchema + DeserializeOwned + 'static> Elicit<T> {
                 capability: "elicitation",
             });
         }
-        let record = record(&self.cx);
-        let asking = record.asking();
-        let form = asking
+        let record = self.cx.record();
+        let form = record
+            .asking()
             .forms
             .get(TypeId::of::<T>())
             .expect("the server made every form when it started");
@@ -90,9 +90,7 @@ impl<T: JsonSchema + DeserializeOwned + 'static> Elicit<T> {
             params["mode"] = json!("form");
         }
         let name = key_of(type_name::<T>());
-        let answer = asking
-            .ask(record, &name, "elicitation/create", params)
-            .await?;
+        let answer = record.ask(&name, "elicitation/create", params).await?;
         answered(answer, |content| {
             form.check(&content)?;
             serde_json::from_value(content).map_err(|e| e.to_string())
@@ -111,15 +109,12 @@ impl<T: JsonSchema + DeserializeOwned + 'static> Elicit<T> {
                 capability: "elicitation.url",
             });
         }
-        let record = record(&self.cx);
+        let record = self.cx.record();
         let mut params = json!({"mode": "url", "message": message.into(), "url": url.into()});
         if self.cx.era() == Era::Legacy {
             params["elicitationId"] = json!(elicitation_id());
         }
-        let answer = record
-            .asking()
-            .ask(record, "url", "elicitation/create", params)
-            .await?;
+        let answer = record.ask("url", "elicitation/create", params).await?;
         answered(answer, |_| Ok(()))
     }
 }

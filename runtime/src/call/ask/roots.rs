@@ -3,9 +3,10 @@
 use serde::Deserialize;
 use serde_json::json;
 
-use crate::call::ask::root::Root;
-use crate::call::ask::{AskError, declared, record};
-use crate::call::context::{ClientInfo, Context};
+use crate::call::asking::error::AskError;
+use crate::call::asking::root::Root;
+use crate::call::client::ClientInfo;
+use crate::call::context::Context;
 use crate::call::inject::Inject;
 use crate::tools::ToolOutput;
 
@@ -40,7 +41,7 @@ impl Inject for Roots {
 impl Roots {
     /// Whether the client lists its roots.
     pub fn supported(&self) -> bool {
-        declared(&self.cx, "roots")
+        self.cx.declared("roots")
     }
 
     /// The client's roots: as the session knows them, or asked of the client.
@@ -50,11 +51,11 @@ impl Roots {
                 capability: "roots",
             });
         }
-        let record = record(&self.cx);
+        let record = self.cx.record();
         // Kept only from a client that announces changes: another's could change unseen.
         let announces = self.cx.client_capabilities()["roots"]["listChanged"] == true;
         match record.asking().known_roots().filter(|_| announces) {
-            Some(known) => known.get(self.ask(), record.cancelled()).await,
+            Some(known) => known.get(self.ask(), record.gate.cancelled()).await,
             None => self.ask().await,
         }
     }
@@ -65,11 +66,8 @@ impl Roots {
         struct ListRootsResult {
             roots: Vec<Root>,
         }
-        let record = record(&self.cx);
-        let answer = record
-            .asking()
-            .ask(record, "roots", "roots/list", json!({}))
-            .await?;
+        let record = self.cx.record();
+        let answer = record.ask("roots", "roots/list", json!({})).await?;
         serde_json::from_value::<ListRootsResult>(answer)
             .map(|r| r.roots)
             .map_err(|e| AskError::Invalid(format!("not a list of roots: {e}")))

@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-use crate::call::ask::{AskError, declared, record};
+use crate::call::asking::error::AskError;
 use crate::call::context::Context;
 use crate::call::inject::Inject;
 use crate::tools::ToolOutput;
@@ -132,7 +132,7 @@ impl Inject for Sample {
 impl Sample {
     /// Whether the client samples for the server.
     pub fn supported(&self) -> bool {
-        declared(&self.cx, "sampling")
+        self.cx.declared("sampling")
     }
 
     /// Asks the client's model.
@@ -145,11 +145,10 @@ impl Sample {
                 capability: "sampling",
             });
         }
-        let record = record(&self.cx);
+        let record = self.cx.record();
         let params = serde_json::to_value(&request).expect("a sampling request serializes");
         let answer = record
-            .asking()
-            .ask(record, "sampling", "sampling/createMessage", params)
+            .ask("sampling", "sampling/createMessage", params)
             .await?;
         serde_json::from_value(answer)
             .map_err(|e| AskError::Invalid(format!("not a sampling result: {e}")))

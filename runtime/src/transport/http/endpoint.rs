@@ -22,8 +22,8 @@ use crate::call::record::CallRecord;
 use crate::protocol::jsonrpc::{self, INVALID_REQUEST, PARSE_ERROR};
 use crate::protocol::params::SUBSCRIPTION_ID;
 use crate::protocol::{Era, ProtocolVersion};
+use crate::server::reply::Reply;
 use crate::server::service::Service;
-use crate::server::session::Answer;
 use crate::transport::http::config::Http;
 use crate::transport::http::reply::{
     Accepts, accepted, answer_status, error, event_response, json, status_of,
@@ -169,7 +169,7 @@ impl Endpoint {
     /// What a message got, as an HTTP response.
     pub(super) async fn respond(
         &self,
-        answer: Answer,
+        answer: Reply,
         stream: Arc<EventStream>,
         accepts: Accepts,
         era: Era,
@@ -179,15 +179,15 @@ impl Endpoint {
             .and_then(HttpSession::version)
             .is_some_and(|v| v >= ProtocolVersion::V2025_11_25);
         let records: Vec<Arc<CallRecord>> = match answer {
-            Answer::None => return accepted(),
-            Answer::Now(line) => {
+            Reply::None => return accepted(),
+            Reply::Now(line) => {
                 return self.at_once(StatusCode::OK, line, stream, accepts, priming);
             }
-            Answer::Error(code, line) => {
+            Reply::Error(code, line) => {
                 let status = status_of(code, era);
                 return self.at_once(status, line, stream, accepts, priming);
             }
-            Answer::Stream(ack) => {
+            Reply::Stream(ack) => {
                 let id = listen_id(&ack);
                 stream.send(ack);
                 if let Some(id) = id {
@@ -198,13 +198,16 @@ impl Endpoint {
                 }
                 return self.events(stream, false, None);
             }
-            Answer::Later(call) => {
-                let record = Arc::clone(&call.record);
+            Reply::Later(call) => {
+                let record = Arc::clone(call.tool_call.record());
                 call.start();
                 vec![record]
             }
-            Answer::Batch(calls) => {
-                let records = calls.iter().map(|c| Arc::clone(&c.record)).collect();
+            Reply::Batch(calls) => {
+                let records = calls
+                    .iter()
+                    .map(|c| Arc::clone(c.tool_call.record()))
+                    .collect();
                 calls.into_iter().for_each(|call| call.start());
                 records
             }
@@ -408,7 +411,7 @@ impl CancelOnDrop {
 impl Drop for CancelOnDrop {
     fn drop(&mut self) {
         if let Some(record) = self.0.take() {
-            record.cancel();
+            record.gate.cancel();
         }
     }
 }

@@ -9,7 +9,7 @@ use crate::call::outlet::Outlet;
 use crate::protocol::jsonrpc::{INVALID_PARAMS, INVALID_REQUEST, Message};
 use crate::protocol::params::PROTOCOL_VERSION;
 use crate::protocol::{Era, ProtocolVersion};
-use crate::server::session::Answer;
+use crate::server::reply::Reply;
 use crate::transport::http::endpoint::Endpoint;
 use crate::transport::http::reply::{
     Accepts, LAST_EVENT_ID, PROTOCOL_HEADER, SESSION_ID, accepts, error, event_response,
@@ -83,7 +83,7 @@ impl Endpoint {
             message => session.session.message(message, &outlet, None),
         };
         let created = initialize && headers.get(SESSION_ID).is_none();
-        if created && matches!(answer, Answer::Error(..)) {
+        if created && matches!(answer, Reply::Error(..)) {
             self.sessions.remove(&session.id);
         }
         let mut response = self

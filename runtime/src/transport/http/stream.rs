@@ -387,7 +387,7 @@ impl Drop for EventBody {
         if let Some(record) = self.cancel_on_drop.take()
             && !self.stream.is_done_after(self.cursor)
         {
-            record.cancel();
+            record.gate.cancel();
         }
     }
 }

@@ -19,17 +19,17 @@ pub(crate) struct InFlight {
 }
 
 /// Held by a call until its answer is delivered.
-pub(crate) struct Guard(Arc<InFlight>);
+pub(crate) struct Admitted(Arc<InFlight>);
 
 impl InFlight {
     /// Counts one more call, unless `limit` calls are already running.
-    pub(crate) fn try_enter(self: &Arc<Self>, limit: usize) -> Option<Guard> {
+    pub(crate) fn try_enter(self: &Arc<Self>, limit: usize) -> Option<Admitted> {
         self.count
             .fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| {
                 (n < limit).then_some(n + 1)
             })
             .ok()?;
-        Some(Guard(Arc::clone(self)))
+        Some(Admitted(Arc::clone(self)))
     }
 
     /// Waits until no call is in flight or `timeout` passes; true when none is left.
@@ -53,7 +53,7 @@ impl InFlight {
     }
 }
 
-impl Drop for Guard {
+impl Drop for Admitted {
     fn drop(&mut self) {
         if self.0.count.fetch_sub(1, Ordering::AcqRel) == 1 {
             let _lock = self.0.lock.lock().unwrap_or_else(|e| e.into_inner());
@@ -64,7 +64,7 @@ impl Drop for Guard {
 
 /// The requests of one session that a client may cancel, by id.
 #[derive(Default)]
-pub(crate) struct Open(Mutex<HashMap<IdKey, Opened, IdHashing>>);
+pub(crate) struct OpenRequests(Mutex<HashMap<IdKey, Opened, IdHashing>>);
 
 /// A request that stays open after it is handled.
 enum Opened {
@@ -74,7 +74,7 @@ enum Opened {
     Stream,
 }
 
-impl Open {
+impl OpenRequests {
     fn map(&self) -> MutexGuard<'_, HashMap<IdKey, Opened, IdHashing>> {
         self.0.lock().unwrap_or_else(|e| e.into_inner())
     }
@@ -118,7 +118,7 @@ impl Open {
     pub(crate) fn cancel(&self, key: &IdKey) {
         let opened = self.map().remove(key);
         if let Some(Opened::Call(record)) = opened {
-            record.cancel();
+            record.gate.cancel();
         }
     }
 
@@ -127,7 +127,7 @@ impl Open {
     pub(crate) fn signal_all(&self) {
         for opened in self.map().values() {
             if let Opened::Call(record) = opened {
-                record.signal();
+                record.gate.signal();
             }
         }
     }
@@ -140,15 +140,15 @@ mod tests {
 
     #[test]
     fn an_id_is_in_flight_once() {
-        let open = Open::default();
+        let open = OpenRequests::default();
         let first = record(std::sync::mpsc::channel().0);
         assert!(open.insert(&first));
         assert!(!open.insert(&record(std::sync::mpsc::channel().0)));
         open.signal_all();
-        assert!(first.is_cancelled());
+        assert!(first.gate.is_cancelled());
         let mut answered = false;
         assert!(
-            first.finish(|| answered = true),
+            first.gate.finish(|| answered = true),
             "a signalled call still answers"
         );
         assert!(answered);

@@ -10,6 +10,11 @@
 //! number from the second of a name), the same in every round, since a round runs the same
 //! code up to the first ask it cannot answer.
 
+pub(crate) mod error;
+pub(crate) mod form;
+pub(crate) mod known_roots;
+pub(crate) mod root;
+
 use std::collections::HashMap;
 use std::future::{Future, poll_fn};
 use std::pin::pin;
@@ -19,11 +24,11 @@ use std::time::Duration;
 
 use serde_json::{Map, Value, json};
 
-use crate::call::ask::AskError;
-use crate::call::ask::form::Forms;
-use crate::call::ask::known_roots::KnownRoots;
-use crate::call::outlet::{ClientReply, NoReply, Peer};
-use crate::call::record::CallRecord;
+use crate::call::asking::error::AskError;
+use crate::call::asking::form::Forms;
+use crate::call::asking::known_roots::KnownRoots;
+use crate::call::gate::Gate;
+use crate::call::outlet::{ClientReply, NoReply, Outlet, Peer};
 
 /// What one call needs to ask its client.
 pub(crate) struct Asking {
@@ -138,14 +143,15 @@ impl Asking {
     /// returns its result.
     pub(crate) async fn ask(
         &self,
-        record: &CallRecord,
+        outlet: &Outlet,
+        gate: &Gate,
         name: &str,
         method: &'static str,
         params: Value,
     ) -> Result<Value, AskError> {
         match &self.how {
             How::Requests { peer, timeout, .. } => {
-                request(record, peer, *timeout, method, params).await
+                request(outlet, gate, peer, *timeout, method, params).await
             }
             How::Rounds { answers, .. } => {
                 {
@@ -172,7 +178,8 @@ impl Asking {
 
 /// A request to the client, awaited at most `timeout` and while the call is not cancelled.
 async fn request(
-    record: &CallRecord,
+    outlet: &Outlet,
+    gate: &Gate,
     peer: &Arc<Peer>,
     timeout: Duration,
     method: &'static str,
@@ -183,11 +190,11 @@ async fn request(
         TimedOut,
         Cancelled,
     }
-    let reply = peer.request(&record.outlet, method, &params);
+    let reply = peer.request(outlet, method, &params);
     let id = reply.id();
     let mut reply = pin!(reply);
     let mut timer = pin!(tokio::time::sleep(timeout));
-    let mut cancelled = pin!(record.cancelled());
+    let mut cancelled = pin!(gate.cancelled());
     let outcome = poll_fn(|cx| {
         if let Poll::Ready(reply) = reply.as_mut().poll(cx) {
             return Poll::Ready(Outcome::Reply(reply));
@@ -206,7 +213,7 @@ async fn request(
                           "params": {"requestId": id, "reason": reason}});
         let mut line = serde_json::to_vec(&note).expect("a notification serializes");
         line.push(b'\n');
-        record.outlet.send(line);
+        outlet.send(line);
     };
     match outcome {
         Outcome::Reply(Ok(ClientReply::Result(result))) => serde_json::from_str(result.get())

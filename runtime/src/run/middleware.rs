@@ -16,15 +16,10 @@ use std::pin::Pin;
 use std::sync::Arc;
 use std::task::{Context as TaskContext, Poll};
 
-use serde_json::Value;
 use tower_layer::Layer;
 use tower_service::Service;
 
-use crate::call::context::Context;
-use crate::call::pace::Pace;
-use crate::call::record::CallRecord;
-use crate::call::spec::{Handler, Invocation, ToolInfo};
-use crate::call::workers::Started;
+pub use crate::run::tool_call::ToolCall;
 use crate::tools::ToolOutput;
 use crate::tools::error::ToolError;
 
@@ -36,41 +31,6 @@ type BoxFuture = Pin<Box<dyn Future<Output = Result<ToolOutput, BoxError>> + Sen
 /// The layers and the tool, as one boxed service.
 pub(crate) type BoxedService =
     Box<dyn Service<ToolCall, Response = ToolOutput, Error = BoxError, Future = BoxFuture> + Send>;
-
-/// One tool call on its way to the tool.
-pub struct ToolCall {
-    pub(crate) record: Arc<CallRecord>,
-    pub(crate) invocation: Invocation,
-    pub(crate) handler: Handler,
-    pub(crate) workers: Arc<Started>,
-    pub(crate) pace: Arc<Pace>,
-}
-
-impl ToolCall {
-    /// The tool called.
-    pub fn tool(&self) -> ToolInfo {
-        ToolInfo::new(self.record.spec)
-    }
-
-    /// The request: revision, client, `_meta`, what an HTTP layer put into it.
-    pub fn context(&self) -> &Context {
-        &self.invocation.context
-    }
-
-    /// The arguments as the client sent them (an empty object when it sent none).
-    pub fn arguments(&self) -> Value {
-        serde_json::from_str(self.invocation.arguments.as_json()).unwrap_or(Value::Null)
-    }
-}
-
-impl std::fmt::Debug for ToolCall {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("ToolCall")
-            .field("tool", &self.record.spec.name)
-            .field("arguments", &self.invocation.arguments)
-            .finish()
-    }
-}
 
 /// The innermost service: runs the tool.
 struct RunTool;

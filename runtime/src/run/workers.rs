@@ -7,23 +7,23 @@
 use std::io;
 use std::sync::{Arc, Mutex, OnceLock};
 
-use crate::call::sync_pool::SyncPool;
+use crate::run::sync_pool::SyncPool;
 
 #[derive(Default)]
 pub(crate) struct Workers {
-    started: OnceLock<Arc<Started>>,
+    started: OnceLock<Arc<Threads>>,
     /// Held while starting, so that two callers cannot both build a runtime.
     starting: Mutex<()>,
 }
 
-pub(crate) struct Started {
+pub(crate) struct Threads {
     /// Taken out at shutdown.
     runtime: Mutex<Option<tokio::runtime::Runtime>>,
     handle: tokio::runtime::Handle,
     pub(crate) sync_pool: Arc<SyncPool>,
 }
 
-impl Started {
+impl Threads {
     pub(crate) fn runtime(&self) -> &tokio::runtime::Handle {
         &self.handle
     }
@@ -31,7 +31,7 @@ impl Started {
 
 impl Workers {
     /// The runtime and the sync pool, started on first use.
-    pub(crate) fn get(&self) -> io::Result<&Arc<Started>> {
+    pub(crate) fn get(&self) -> io::Result<&Arc<Threads>> {
         if let Some(started) = self.started.get() {
             return Ok(started);
         }
@@ -47,7 +47,7 @@ impl Workers {
         let sync_pool = SyncPool::new(handle.clone());
         let runtime = Mutex::new(Some(runtime));
         Ok(self.started.get_or_init(|| {
-            Arc::new(Started {
+            Arc::new(Threads {
                 runtime,
                 handle,
                 sync_pool,
@@ -66,7 +66,7 @@ impl Workers {
         }
         let _starting = self.starting.lock().unwrap_or_else(|e| e.into_inner());
         let _ = self.started.get_or_init(|| {
-            Arc::new(Started {
+            Arc::new(Threads {
                 runtime: Mutex::new(None),
                 sync_pool: SyncPool::new(handle.clone()),
                 handle,
@@ -87,7 +87,7 @@ impl Workers {
     }
 }
 
-impl Drop for Started {
+impl Drop for Threads {
     /// A runtime dropped the ordinary way waits for its blocking threads; these may be stuck in
     /// a tool for good.
     fn drop(&mut self) {

@@ -1,0 +1,70 @@
+//! The client that sent a request: what it declared about itself, in `initialize` for a whole
+//! session or in a 2026-07-28 request's own `_meta`.
+
+use std::sync::{Arc, OnceLock};
+
+use serde::Deserialize;
+use serde_json::Value;
+use serde_json::value::RawValue;
+
+use crate::protocol::params::{CLIENT_CAPABILITIES, CLIENT_INFO};
+
+/// The client that sent a request, as it describes itself.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[non_exhaustive]
+pub struct ClientInfo {
+    /// The client's name.
+    pub name: String,
+    /// The client's version.
+    pub version: String,
+    /// A human-readable name (2025-06-18 on).
+    #[serde(default)]
+    pub title: Option<String>,
+}
+
+/// What a client declared about itself: in `initialize` for a whole session, or in a 2026-07-28
+/// request's `_meta` for that request alone.
+#[derive(Debug, Default)]
+pub(crate) struct DeclaredClient {
+    pub(crate) info: Option<ClientInfo>,
+    /// A JSON object; empty when the client declared nothing.
+    pub(crate) capabilities: Value,
+}
+
+impl DeclaredClient {
+    /// The client of an `initialize` request's params.
+    pub(crate) fn from_initialize(
+        info: Option<&RawValue>,
+        capabilities: Option<&RawValue>,
+    ) -> DeclaredClient {
+        DeclaredClient {
+            info: info.and_then(|raw| serde_json::from_str(raw.get()).ok()),
+            capabilities: capabilities
+                .and_then(|raw| serde_json::from_str(raw.get()).ok())
+                .unwrap_or_else(|| Value::Object(Default::default())),
+        }
+    }
+
+    /// The client of a 2026-07-28 request's `_meta`.
+    pub(crate) fn from_meta(meta: Option<&RawValue>) -> DeclaredClient {
+        let mut meta: serde_json::Map<String, Value> = meta
+            .and_then(|m| serde_json::from_str(m.get()).ok())
+            .unwrap_or_default();
+        DeclaredClient {
+            info: meta
+                .remove(CLIENT_INFO)
+                .and_then(|v| serde_json::from_value(v).ok()),
+            capabilities: meta
+                .remove(CLIENT_CAPABILITIES)
+                .unwrap_or_else(|| Value::Object(Default::default())),
+        }
+    }
+}
+
+/// Where a call's client is described.
+pub(crate) enum ClientSource {
+    /// By the session's `initialize`.
+    Session(Arc<DeclaredClient>),
+    /// By the request's own `_meta` (2026-07-28), read on first use.
+    Request(OnceLock<DeclaredClient>),
+}

@@ -1,0 +1,95 @@
+//! One call, from the moment it is opened to its answer: the [`ToolCall`] that runs, and how
+//! its output is finished. A sync tool runs on the sync pool (or, once it has shown itself
+//! quick, as a task on the async worker that received it: `pace`), an async one as a task, and
+//! any call through the server's middleware as a task; the output goes to whoever opened the
+//! call, which shapes and delivers it.
+
+use std::sync::Arc;
+
+use tracing::Instrument;
+
+use crate::call::record::CallRecord;
+use crate::call::spec::{Handler, Invocation};
+use crate::run::middleware::Chain;
+use crate::run::served::ServedTool;
+use crate::run::tool_call::{ToolCall, metered};
+use crate::tools::ToolOutput;
+
+/// What becomes of a call's output: chosen by the layer that opened the call (it knows where
+/// the answer goes).
+pub(crate) trait Finish: Send + 'static {
+    fn finish(self, tool: &ServedTool, record: &CallRecord, output: ToolOutput);
+}
+
+/// A call ready to run.
+pub(crate) struct Call<F> {
+    /// What runs: the tool, its arguments, its context.
+    pub(crate) tool_call: ToolCall,
+    /// How its output ends the request.
+    pub(crate) finish: F,
+    /// The server's middleware, when it has any.
+    pub(crate) middleware: Option<Arc<Chain>>,
+}
+
+impl<F: Finish> Call<F> {
+    /// Starts the call on its threads; returns at once.
+    pub(crate) fn start(self) {
+        let threads = Arc::clone(&self.tool_call.threads);
+        let tool = &self.tool_call.tool;
+        match tool.spec.handler {
+            // A sync tool runs on the pool, unless the call is a task anyway (middleware), or
+            // it is quick and already on a worker of the runtime (HTTP), where it runs right
+            // there; a transport's own thread (stdio's reader) never runs tool code.
+            Handler::Sync(run)
+                if self.middleware.is_none()
+                    && !(tool.pace.is_quick() && tokio::runtime::Handle::try_current().is_ok()) =>
+            {
+                threads.sync_pool.run(move || self.run_sync(run));
+            }
+            _ => {
+                threads.runtime().spawn(self.run_in_task());
+            }
+        }
+    }
+
+    fn run_sync(self, run: fn(Invocation) -> ToolOutput) {
+        let Call {
+            tool_call: ToolCall {
+                tool, invocation, ..
+            },
+            finish,
+            ..
+        } = self;
+        let record = Arc::clone(&invocation.context.0);
+        let output = record
+            .span
+            .get()
+            .span()
+            .in_scope(|| metered(&tool.pace, false, run, invocation));
+        if let Some(wait) = record.gate.spacing() {
+            std::thread::sleep(wait);
+        }
+        finish.finish(&tool, &record, output);
+    }
+
+    /// As a task, in the call's span: through the server's middleware, which runs the tool
+    /// (`ToolCall::execute`) or not, or straight to the tool.
+    async fn run_in_task(self) {
+        let Call {
+            tool_call,
+            finish,
+            middleware,
+        } = self;
+        let tool = Arc::clone(&tool_call.tool);
+        let record = Arc::clone(tool_call.record());
+        let span = record.span.get().span().clone();
+        let output = match middleware {
+            Some(chain) => chain.call(tool_call).instrument(span).await,
+            None => tool_call.execute().instrument(span).await,
+        };
+        if let Some(wait) = record.gate.spacing() {
+            tokio::time::sleep(wait).await;
+        }
+        finish.finish(&tool, &record, output);
+    }
+}

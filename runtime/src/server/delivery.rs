@@ -1,0 +1,89 @@
+//! The way back of a call: its output shaped for its revision (or, for a 2026-07-28 round that
+//! ended on asks, `input_required` with the sealed state), its span ended, its id freed, and its
+//! answer delivered through its gate, unless the call was cancelled.
+
+use std::sync::Arc;
+
+use crate::call::record::CallRecord;
+use crate::call::span::Outcome;
+use crate::protocol::jsonrpc::{INVALID_PARAMS, MISSING_CLIENT_CAPABILITY};
+use crate::protocol::{Era, ProtocolVersion};
+use crate::run::call::Finish;
+use crate::run::inflight::{Admitted, OpenRequests};
+use crate::run::served::ServedTool;
+use crate::server::batch::Batch;
+use crate::server::service::Service;
+use crate::tools::ToolOutput;
+use crate::tools::output::Repr;
+use crate::tools::render::{self, Renderer};
+
+/// Shapes a call's output for its revision and delivers it, unless the call was cancelled:
+/// through the call's outlet, or into its batch.
+pub(crate) struct Delivery {
+    pub(crate) service: Arc<Service>,
+    pub(crate) open: Arc<OpenRequests>,
+    pub(crate) batch: Option<Arc<Batch>>,
+    /// Counts the call in flight until its answer is delivered.
+    pub(crate) _admitted: Admitted,
+}
+
+impl Finish for Delivery {
+    fn finish(self, tool: &ServedTool, record: &CallRecord, output: ToolOutput) {
+        // A masked error's event belongs to the call's span. The span closes when this
+        // function's locals drop, before the call stops counting as in flight (`self`).
+        let span = record.span.take();
+        let _in_span = span.span().enter();
+        let outcome = outcome(&output, record.version);
+        let renderer = Renderer {
+            tool: &tool.compiled,
+            name: tool.spec.name,
+            expose_internal_errors: self.service.expose_internal_errors,
+            server_meta: &self.service.server_meta,
+        };
+        let line = match output.into_input_required() {
+            Ok(input) => {
+                let state = self.service.sealer.seal(
+                    tool.spec.name,
+                    record.asking().arguments(),
+                    input.answers,
+                );
+                let server_meta = &self.service.server_meta;
+                render::input_required(server_meta, &record.id, &input.requests, &state)
+            }
+            Err(output) => render::call_result(&renderer, record.version, &record.id, output),
+        };
+        // The id is free again as soon as the client can read the answer.
+        self.open.remove(&record.key);
+        let mut line = Some(line);
+        // The span ends before the client can read the answer (and follow up on it).
+        let sent = record.gate.finish(|| {
+            span.end(outcome);
+            match &self.batch {
+                Some(batch) => batch.deliver(line.take()),
+                None => record.outlet.finish(line.take()),
+            }
+        });
+        if !sent {
+            span.end(Outcome::Cancelled);
+            match &self.batch {
+                Some(batch) => batch.deliver(None),
+                None => record.outlet.finish(None),
+            }
+        }
+    }
+}
+
+/// How a call's output ends its request, as its span records it.
+fn outcome(output: &ToolOutput, version: ProtocolVersion) -> Outcome {
+    match &output.repr {
+        Repr::Result { is_error, .. } if !is_error => Outcome::Ok,
+        Repr::InvalidArguments(_) if !version.invalid_arguments_are_tool_errors() => {
+            Outcome::Error(INVALID_PARAMS)
+        }
+        Repr::MissingCapability { .. } if version.era() == Era::Modern => {
+            Outcome::Error(MISSING_CLIENT_CAPABILITY)
+        }
+        Repr::InputRequired(_) => Outcome::InputRequired,
+        _ => Outcome::ToolError,
+    }
+}

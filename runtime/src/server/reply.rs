@@ -1,0 +1,72 @@
+//! What one message gets ([`Reply`]), and the errors requests are refused with.
+
+use serde_json::value::RawValue;
+
+use crate::call::outlet::Outlet;
+use crate::protocol::Level;
+use crate::protocol::jsonrpc::{self, INVALID_PARAMS, INVALID_REQUEST, RpcError};
+use crate::run::call::Call;
+use crate::server::delivery::Delivery;
+
+/// What one message gets. Every request gets exactly one answer: now, or from its call later
+/// (unless the client cancels it); notifications and the client's responses get none.
+pub(crate) enum Reply {
+    /// Nothing: a notification, or the client's response to a request of the server's.
+    None,
+    /// The response, now.
+    Now(Vec<u8>),
+    /// An error response, now, with its JSON-RPC code (some transports give some codes a
+    /// status of their own).
+    Error(
+        #[cfg_attr(not(feature = "http"), allow(dead_code))] i32,
+        Vec<u8>,
+    ),
+    /// A call: start it. Its notifications, and then its response, come through the outlet the
+    /// message was handled with.
+    Later(Call<Delivery>),
+    /// A `subscriptions/listen` stream: this acknowledgement now; the stream stays open until
+    /// the client cancels it.
+    Stream(Vec<u8>),
+    /// A 2025-03-26 batch whose answers wait for calls: start them. The array of answers comes
+    /// through the outlet when the last one finishes.
+    Batch(Vec<Call<Delivery>>),
+}
+
+impl Reply {
+    /// Acts on what a message got: lines go to the outlet; calls start, and send their
+    /// answers through the outlet when they finish.
+    pub(crate) fn deliver(self, outlet: &Outlet) {
+        match self {
+            Reply::None => {}
+            Reply::Now(line) | Reply::Error(_, line) | Reply::Stream(line) => outlet.send(line),
+            Reply::Later(call) => call.start(),
+            Reply::Batch(calls) => calls.into_iter().for_each(|call| call.start()),
+        }
+    }
+}
+
+/// The error answer to a request (or to a message whose id could not be read).
+pub(crate) fn refuse(id: Option<&RawValue>, error: &RpcError) -> Reply {
+    Reply::Error(error.code, jsonrpc::error_line(id, error))
+}
+
+pub(crate) fn id_in_use(id: &RawValue) -> RpcError {
+    RpcError::new(
+        INVALID_REQUEST,
+        format!("Invalid Request: id {id} is already in use by a request in flight"),
+    )
+}
+
+pub(crate) fn invalid_params(message: &str) -> RpcError {
+    RpcError::new(INVALID_PARAMS, format!("Invalid params: {message}"))
+}
+
+pub(crate) fn log_level(name: Option<&str>) -> Result<Level, RpcError> {
+    let name = name.ok_or_else(|| invalid_params("missing field `level`"))?;
+    Level::parse(name).ok_or_else(|| {
+        invalid_params(&format!(
+            "unknown log level `{name}`; expected one of debug, info, notice, warning, error, \
+             critical, alert, emergency"
+        ))
+    })
+}
