@@ -27,8 +27,8 @@ mod tools;
 mod transport;
 
 pub use call::{
-    Answer, AskError, Cancellation, ClientInfo, Context, Elicit, Inject, Log, NoForm, Progress,
-    Requirements, Root, Roots, RootsChanged, Sample, SamplingMessage, SamplingRequest,
+    Answer, AskError, Cancellation, ClientInfo, Context, Elicit, Extensions, Inject, Log, NoForm,
+    Progress, Requirements, Root, Roots, RootsChanged, Sample, SamplingMessage, SamplingRequest,
     SamplingResult, State, Tool, ToolInfo,
 };
 #[cfg(feature = "http")]

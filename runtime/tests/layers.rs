@@ -52,8 +52,9 @@ const RUNTIME: Folders = &[
     (
         "call",
         &[
-            &["client", "gate", "outlet", "state", "trace_context"],
-            &["span", "asking"],
+            &["client", "extensions", "gate", "state", "trace_context"],
+            &["outlet", "span"],
+            &["asking"],
             &["record"],
             &["cancel", "log", "progress"],
             &["context"],

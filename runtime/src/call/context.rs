@@ -71,8 +71,9 @@ impl Context {
         Cancellation::of(&self.0)
     }
 
-    /// A value the HTTP request carried in its extensions, put there by a layer in front of
-    /// the endpoint: the caller an authentication layer verified, say. `None` over stdio.
+    /// A value the request carried in its [`Extensions`](crate::Extensions), put there by a
+    /// layer in front of the HTTP endpoint (the caller an authentication layer verified, say)
+    /// or by a test. `None` over stdio.
     ///
     /// ```
     /// # use toolwright_runtime::Context;
@@ -83,7 +84,6 @@ impl Context {
     ///     ctx.extension::<Caller>().map_or("anonymous".into(), |c| c.subject.clone())
     /// }
     /// ```
-    #[cfg(feature = "http")]
     pub fn extension<T: Send + Sync + 'static>(&self) -> Option<&T> {
         self.0.outlet.extensions()?.get::<T>()
     }

@@ -4,6 +4,7 @@
 //! it in this list.
 
 pub(crate) mod client;
+pub(crate) mod extensions;
 pub(crate) mod gate;
 pub(crate) mod outlet;
 pub(crate) mod state;
@@ -35,6 +36,7 @@ pub use ask::{
 pub use cancel::Cancellation;
 pub use client::ClientInfo;
 pub use context::Context;
+pub use extensions::Extensions;
 pub use inject::{Inject, Requirements};
 pub use log::Log;
 pub use progress::Progress;

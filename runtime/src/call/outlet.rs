@@ -18,6 +18,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use tokio::sync::oneshot;
 
+use crate::call::extensions::Extensions;
 use crate::protocol::id::{IdHashing, IdKey};
 
 /// Where a transport takes the lines of one request (or a whole connection). Sending to a
@@ -27,8 +28,10 @@ pub(crate) trait Sink: Send + Sync + 'static {
     fn send(&self, line: Vec<u8>);
 
     /// The request's answer, or `None` when it gets none (it was cancelled): nothing more
-    /// follows for it. A transport with a stream per request ends the stream here.
-    fn finish(&self, answer: Option<Vec<u8>>) {
+    /// follows for it. A transport with a stream per request ends the stream here. An answer
+    /// that is an error response comes with its code (a transport may give some codes a
+    /// status of their own).
+    fn finish(&self, answer: Option<Vec<u8>>, _error_code: Option<i32>) {
         if let Some(line) = answer {
             self.send(line);
         }
@@ -38,10 +41,9 @@ pub(crate) trait Sink: Send + Sync + 'static {
     /// resume it later (a 2025-11-25 HTTP stream); elsewhere nothing.
     fn release(&self) {}
 
-    /// What the transport knows of the request: an HTTP request's extensions, where an
-    /// authentication layer puts the caller it verified.
-    #[cfg(feature = "http")]
-    fn extensions(&self) -> Option<&http::Extensions> {
+    /// The values the request carries beside its message (an HTTP request's extensions,
+    /// where an authentication layer puts the caller it verified).
+    fn extensions(&self) -> Option<&Extensions> {
         None
     }
 
@@ -97,16 +99,15 @@ impl<S: Sink> Sink for Named<S> {
         self.sink.send(line);
     }
 
-    fn finish(&self, answer: Option<Vec<u8>>) {
-        self.sink.finish(answer);
+    fn finish(&self, answer: Option<Vec<u8>>, error_code: Option<i32>) {
+        self.sink.finish(answer, error_code);
     }
 
     fn release(&self) {
         self.sink.release();
     }
 
-    #[cfg(feature = "http")]
-    fn extensions(&self) -> Option<&http::Extensions> {
+    fn extensions(&self) -> Option<&Extensions> {
         self.sink.extensions()
     }
 
@@ -151,16 +152,15 @@ impl Outlet {
         self.sink.send(line);
     }
 
-    pub(crate) fn finish(&self, answer: Option<Vec<u8>>) {
-        self.sink.finish(answer);
+    pub(crate) fn finish(&self, answer: Option<Vec<u8>>, error_code: Option<i32>) {
+        self.sink.finish(answer, error_code);
     }
 
     pub(crate) fn release(&self) {
         self.sink.release();
     }
 
-    #[cfg(feature = "http")]
-    pub(crate) fn extensions(&self) -> Option<&http::Extensions> {
+    pub(crate) fn extensions(&self) -> Option<&Extensions> {
         self.sink.extensions()
     }
 }

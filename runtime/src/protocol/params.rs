@@ -80,6 +80,22 @@ impl<'a> Meta<'a> {
             false => None,
         }
     }
+
+    /// The revision a 2026-07-28 request names in its envelope, checked: the request must
+    /// declare the client's capabilities and name the revision as a string. `Ok(None)` for a
+    /// request that names none (it belongs to a handshake session); `Err` says what is wrong.
+    pub(crate) fn stateless_version(&self) -> Result<Option<String>, String> {
+        let Some(version) = self.protocol_version else {
+            return Ok(None);
+        };
+        if self.client_capabilities.is_none() {
+            return Err(format!("`_meta` lacks `{CLIENT_CAPABILITIES}`"));
+        }
+        match serde_json::from_str(version.get()) {
+            Ok(version) => Ok(Some(version)),
+            Err(_) => Err(format!("`{PROTOCOL_VERSION}` must be a string")),
+        }
+    }
 }
 
 /// A field as sent, `null` included: absent is `None`, `null` is `Some("null")`.

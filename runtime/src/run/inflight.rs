@@ -108,7 +108,7 @@ impl OpenRequests {
     }
 
     /// Whether any request is in flight.
-    #[cfg_attr(not(feature = "http"), allow(dead_code))]
+    #[allow(dead_code, reason = "asked by the HTTP transport alone")]
     pub(crate) fn is_empty(&self) -> bool {
         self.map().is_empty()
     }

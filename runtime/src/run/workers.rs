@@ -59,7 +59,7 @@ impl Workers {
 impl Workers {
     /// Runs tools on `handle`'s runtime rather than one of their own, unless they have started
     /// already: a transport that runs on tokio (HTTP) shares its runtime with the tools.
-    #[cfg(feature = "http")]
+    #[allow(dead_code, reason = "the HTTP transport is the one that runs on tokio")]
     pub(crate) fn adopt(&self, handle: tokio::runtime::Handle) {
         if self.started.get().is_some() {
             return;

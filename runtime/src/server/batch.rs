@@ -66,7 +66,7 @@ impl Batch {
         if state.pending > 0 {
             return;
         }
-        self.outlet.finish(array(&state.answers));
+        self.outlet.finish(array(&state.answers), None);
     }
 }
 

@@ -6,8 +6,6 @@ use std::sync::Arc;
 
 use crate::call::record::CallRecord;
 use crate::call::span::Outcome;
-use crate::protocol::jsonrpc::{INVALID_PARAMS, MISSING_CLIENT_CAPABILITY};
-use crate::protocol::{Era, ProtocolVersion};
 use crate::run::call::Finish;
 use crate::run::inflight::{Admitted, OpenRequests};
 use crate::run::served::ServedTool;
@@ -15,7 +13,7 @@ use crate::server::batch::Batch;
 use crate::server::service::Service;
 use crate::tools::ToolOutput;
 use crate::tools::output::Repr;
-use crate::tools::render::{self, Renderer};
+use crate::tools::render::{self, Rendered, Renderer};
 
 /// Shapes a call's output for its revision and delivers it, unless the call was cancelled:
 /// through the call's outlet, or into its batch.
@@ -33,14 +31,14 @@ impl Finish for Delivery {
         // function's locals drop, before the call stops counting as in flight (`self`).
         let span = record.span.take();
         let _in_span = span.span().enter();
-        let outcome = outcome(&output, record.version);
+        let outcome = outcome(&output);
         let renderer = Renderer {
             tool: &tool.compiled,
             name: tool.spec.name,
             expose_internal_errors: self.service.expose_internal_errors,
             server_meta: &self.service.server_meta,
         };
-        let line = match output.into_input_required() {
+        let rendered = match output.into_input_required() {
             Ok(input) => {
                 let state = self.service.sealer.seal(
                     tool.spec.name,
@@ -48,10 +46,16 @@ impl Finish for Delivery {
                     input.answers,
                 );
                 let server_meta = &self.service.server_meta;
-                render::input_required(server_meta, &record.id, &input.requests, &state)
+                let line = render::input_required(server_meta, &record.id, &input.requests, &state);
+                Rendered {
+                    line,
+                    error_code: None,
+                }
             }
             Err(output) => render::call_result(&renderer, record.version, &record.id, output),
         };
+        let Rendered { line, error_code } = rendered;
+        let outcome = error_code.map_or(outcome, Outcome::Error);
         // The id is free again as soon as the client can read the answer.
         self.open.remove(&record.key);
         let mut line = Some(line);
@@ -60,29 +64,24 @@ impl Finish for Delivery {
             span.end(outcome);
             match &self.batch {
                 Some(batch) => batch.deliver(line.take()),
-                None => record.outlet.finish(line.take()),
+                None => record.outlet.finish(line.take(), error_code),
             }
         });
         if !sent {
             span.end(Outcome::Cancelled);
             match &self.batch {
                 Some(batch) => batch.deliver(None),
-                None => record.outlet.finish(None),
+                None => record.outlet.finish(None, None),
             }
         }
     }
 }
 
-/// How a call's output ends its request, as its span records it.
-fn outcome(output: &ToolOutput, version: ProtocolVersion) -> Outcome {
+/// How a call's output ends its request, as its span records it (unless its response is an
+/// error, whose code the span records).
+fn outcome(output: &ToolOutput) -> Outcome {
     match &output.repr {
         Repr::Result { is_error, .. } if !is_error => Outcome::Ok,
-        Repr::InvalidArguments(_) if !version.invalid_arguments_are_tool_errors() => {
-            Outcome::Error(INVALID_PARAMS)
-        }
-        Repr::MissingCapability { .. } if version.era() == Era::Modern => {
-            Outcome::Error(MISSING_CLIENT_CAPABILITY)
-        }
         Repr::InputRequired(_) => Outcome::InputRequired,
         _ => Outcome::ToolError,
     }

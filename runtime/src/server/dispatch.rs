@@ -48,14 +48,14 @@ impl Session {
             }
             None => Meta::default(),
         };
-        if let Some(version) = meta.protocol_version {
+        if meta.protocol_version.is_some() {
             if batch.is_some() {
                 return Err(RpcError::new(
                     INVALID_REQUEST,
                     "Invalid Request: a 2026-07-28 request cannot be part of a batch",
                 ));
             }
-            return self.stateless(id, method, params, &meta, version, scope);
+            return self.stateless(id, method, params, &meta, scope);
         }
         if let Some(handshake) = self.handshake.get() {
             scope.span.revision(handshake.version);
@@ -90,17 +90,12 @@ impl Session {
         method: &str,
         params: &Params<'_>,
         meta: &Meta<'_>,
-        version: &RawValue,
         scope: RequestScope<'_>,
     ) -> Result<Reply, RpcError> {
-        if meta.client_capabilities.is_none() {
-            return Err(invalid_params(
-                "`_meta` lacks `io.modelcontextprotocol/clientCapabilities`",
-            ));
-        }
-        let requested: String = serde_json::from_str(version.get()).map_err(|_| {
-            invalid_params("`io.modelcontextprotocol/protocolVersion` must be a string")
-        })?;
+        let requested = meta
+            .stateless_version()
+            .map_err(|why| invalid_params(&why))?
+            .expect("a stateless request names its revision");
         let version = ProtocolVersion::parse(&requested)
             .filter(|v| v.era() == Era::Modern)
             .ok_or_else(|| unsupported_version(&requested))?;

@@ -149,9 +149,5 @@ fn trace_context(
     outlet: &Outlet,
 ) -> Option<TraceContext> {
     let from_meta = params.meta.and_then(TraceContext::from_meta);
-    #[cfg(feature = "http")]
-    let from_meta = from_meta.or_else(|| outlet.extensions()?.get::<TraceContext>().cloned());
-    #[cfg(not(feature = "http"))]
-    let _ = outlet;
-    from_meta
+    from_meta.or_else(|| outlet.extensions()?.get::<TraceContext>().cloned())
 }

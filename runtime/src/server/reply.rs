@@ -17,15 +17,12 @@ pub(crate) enum Reply {
     Now(Vec<u8>),
     /// An error response, now, with its JSON-RPC code (some transports give some codes a
     /// status of their own).
-    Error(
-        #[cfg_attr(not(feature = "http"), allow(dead_code))] i32,
-        Vec<u8>,
-    ),
+    Error(i32, Vec<u8>),
     /// A call: start it. Its notifications, and then its response, come through the outlet the
     /// message was handled with.
     Later(Call<Delivery>),
     /// A `subscriptions/listen` stream: this acknowledgement now; the stream stays open until
-    /// the client cancels it.
+    /// the client cancels the request.
     Stream(Vec<u8>),
     /// A 2025-03-26 batch whose answers wait for calls: start them. The array of answers comes
     /// through the outlet when the last one finishes.

@@ -13,7 +13,6 @@ use crate::call::spec::{ToolInfo, ToolSpec};
 
 /// The caller of one request, as far as choosing its tools goes.
 pub struct Caller<'a> {
-    #[cfg_attr(not(feature = "http"), allow(dead_code))]
     outlet: &'a Outlet,
 }
 
@@ -22,9 +21,9 @@ impl<'a> Caller<'a> {
         Caller { outlet }
     }
 
-    /// A value an HTTP layer put into the request's extensions (the caller an authentication
-    /// layer verified, its claims or scopes); `None` over stdio.
-    #[cfg(feature = "http")]
+    /// A value the request carried in its [`Extensions`](crate::Extensions): put there by a
+    /// layer in front of the HTTP endpoint (the caller an authentication layer verified, its
+    /// claims or scopes) or by a test; `None` over stdio.
     pub fn extension<T: Send + Sync + 'static>(&self) -> Option<&'a T> {
         self.outlet.extensions()?.get::<T>()
     }

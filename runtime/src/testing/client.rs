@@ -5,6 +5,7 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
+use crate::call::extensions::Extensions;
 use crate::protocol::{Era, Level, ProtocolVersion};
 use crate::server::{Result, Server};
 use crate::testing::answers::Answers;
@@ -38,6 +39,8 @@ pub struct Client {
     log_level: Option<Level>,
     /// Calls started with a progress token, to make each token unique.
     started: u64,
+    /// What every request carries beside its message.
+    extensions: Extensions,
 }
 
 /// A JSON-RPC error the server answered with.
@@ -94,12 +97,35 @@ impl Client {
             timeout: DEFAULT_TIMEOUT,
             log_level: None,
             started: 0,
+            extensions: Extensions::new(),
         })
     }
 
     /// The same client, waiting at most `timeout` for each answer.
     pub fn timeout(mut self, timeout: Duration) -> Client {
         self.timeout = timeout;
+        self
+    }
+
+    /// The same client, its requests from now on carrying `value` in their
+    /// [`Extensions`](crate::Extensions), as if a layer in front of an HTTP endpoint had put it
+    /// there: the caller an authentication layer verified, say. What tools read with
+    /// [`Context::extension`](crate::Context::extension) and visibility rules with
+    /// [`Caller::extension`](crate::Caller::extension).
+    ///
+    /// ```
+    /// # use toolwright_runtime::{Server, testing::Client};
+    /// #[derive(Clone)]
+    /// struct Subject(&'static str);
+    ///
+    /// let server = Server::new("tagged", "1")
+    ///     .visibility(|_tool, caller| caller.extension::<Subject>().is_some_and(|s| s.0 == "ada"));
+    /// let mut ada = Client::new(server).unwrap().extension(Subject("ada"));
+    /// assert!(ada.list_tools().unwrap().is_empty()); // a server with no tools
+    /// ```
+    pub fn extension<T: Clone + Send + Sync + 'static>(mut self, value: T) -> Client {
+        self.extensions.insert(value);
+        self.conversation.carry(self.extensions.clone());
         self
     }
 

@@ -44,7 +44,7 @@ pub(crate) struct Compiled {
     pub(crate) constraints: Option<Arc<Constraints>>,
     /// The arguments HTTP clients also send as `Mcp-Param-*` headers (checked whatever the
     /// transport: a tool with an invalid declaration is invalid).
-    #[cfg_attr(not(feature = "http"), allow(dead_code))]
+    #[allow(dead_code, reason = "read by the HTTP transport alone")]
     pub(crate) headers: Vec<ParamHeader>,
     pub(crate) meta: Option<Box<RawValue>>,
     /// The argument names the input schema lists, when keys beside them are ignored rather

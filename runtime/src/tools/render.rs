@@ -29,13 +29,28 @@ pub(crate) struct Renderer<'a> {
     pub(crate) server_meta: &'a RawValue,
 }
 
-/// The response line for `output` under `version`.
+/// A call's response line, and its JSON-RPC error code when it is an error response.
+pub(crate) struct Rendered {
+    pub(crate) line: Vec<u8>,
+    pub(crate) error_code: Option<i32>,
+}
+
+impl Rendered {
+    fn result(line: Vec<u8>) -> Rendered {
+        Rendered {
+            line,
+            error_code: None,
+        }
+    }
+}
+
+/// The response for `output` under `version`.
 pub(crate) fn call_result(
     renderer: &Renderer<'_>,
     version: ProtocolVersion,
     id: &RawValue,
     output: ToolOutput,
-) -> Vec<u8> {
+) -> Rendered {
     let tool = renderer.tool;
     let (content, structured, is_error, json_text) = match output.repr {
         Repr::Result {
@@ -48,7 +63,7 @@ pub(crate) fn call_result(
             let detail = "the tool declares an output schema but returned no structured content; \
                           its `IntoToolOutput::into_tool_output` must build the result with \
                           `ToolOutput::structured` (or return `None` from `output_schema`)";
-            return internal(renderer, version, id, detail);
+            return Rendered::result(internal(renderer, version, id, detail));
         }
         Repr::Result {
             content,
@@ -60,23 +75,31 @@ pub(crate) fn call_result(
             let message = error.describe(&tool.input_schema);
             if !version.invalid_arguments_are_tool_errors() {
                 let error = RpcError::new(INVALID_PARAMS, message);
-                return jsonrpc::error_line(Some(id), &error);
+                return Rendered {
+                    line: jsonrpc::error_line(Some(id), &error),
+                    error_code: Some(INVALID_PARAMS),
+                };
             }
             (vec![Content::text(message)], None, true, JsonText::Only)
         }
-        Repr::Internal(detail) => return internal(renderer, version, id, &detail),
+        Repr::Internal(detail) => {
+            return Rendered::result(internal(renderer, version, id, &detail));
+        }
         Repr::MissingCapability {
             capability,
             message,
         } => {
             if version.era() == Era::Modern {
-                return missing_capability(id, capability, &message);
+                return Rendered {
+                    line: missing_capability(id, capability, &message),
+                    error_code: Some(MISSING_CLIENT_CAPABILITY),
+                };
             }
             (vec![Content::text(message)], None, true, JsonText::Only)
         }
         Repr::InputRequired(_) => {
             let detail = "a round of asks ended outside 2026-07-28 rounds";
-            return internal(renderer, version, id, detail);
+            return Rendered::result(internal(renderer, version, id, detail));
         }
     };
     // Structured content goes out exactly when this revision advertised an output schema,
@@ -112,7 +135,7 @@ pub(crate) fn call_result(
         is_error,
         modern: Modern::of(renderer.server_meta, version),
     };
-    result.line(id)
+    Rendered::result(result.line(id))
 }
 
 /// `-32021`: the call cannot go on without `capability` (a path like `elicitation.url`).

@@ -4,12 +4,13 @@
 
 use std::collections::VecDeque;
 use std::sync::Arc;
-use std::sync::mpsc::{self, Receiver};
+use std::sync::mpsc::{self, Receiver, Sender};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use crate::call::outlet::Outlet;
+use crate::call::extensions::Extensions;
+use crate::call::outlet::{Outlet, Sink};
 use crate::protocol::params::{CLIENT_CAPABILITIES, CLIENT_INFO, PROTOCOL_VERSION};
 use crate::protocol::{Era, ProtocolVersion};
 use crate::server::service::Service;
@@ -22,7 +23,29 @@ struct Connection {
     service: Arc<Service>,
     session: Session,
     outlet: Outlet,
+    #[cfg(feature = "testing")]
+    queue: Sender<Vec<u8>>,
     lines: Receiver<Vec<u8>>,
+}
+
+/// Where the lines of an in-process connection go, and the extensions its requests carry.
+struct Channel {
+    queue: Sender<Vec<u8>>,
+    extensions: Extensions,
+}
+
+impl Sink for Channel {
+    fn send(&self, line: Vec<u8>) {
+        let _ = self.queue.send(line);
+    }
+
+    fn extensions(&self) -> Option<&Extensions> {
+        Some(&self.extensions)
+    }
+
+    fn lasting(&self) -> bool {
+        true
+    }
 }
 
 impl Connection {
@@ -32,9 +55,24 @@ impl Connection {
             session: Session::new(Arc::clone(&service)),
             #[cfg(feature = "testing")]
             service,
-            outlet: Outlet::new("memory", queue),
+            outlet: Outlet::new(
+                "memory",
+                Channel {
+                    queue: queue.clone(),
+                    extensions: Extensions::new(),
+                },
+            ),
+            #[cfg(feature = "testing")]
+            queue,
             lines,
         }
+    }
+
+    /// The requests sent from now on carry `extensions`.
+    #[cfg(feature = "testing")]
+    fn carry(&mut self, extensions: Extensions) {
+        let queue = self.queue.clone();
+        self.outlet = Outlet::new("memory", Channel { queue, extensions });
     }
 
     fn send(&self, line: &[u8]) {
@@ -122,6 +160,14 @@ impl Conversation {
             conversation.notify("notifications/initialized", None);
         }
         conversation
+    }
+
+    #[cfg(feature = "testing")]
+    /// The requests sent from now on carry `extensions`, as if a layer in front of an HTTP
+    /// endpoint had put them there.
+    #[cfg(feature = "testing")]
+    pub(crate) fn carry(&mut self, extensions: Extensions) {
+        self.connection.carry(extensions);
     }
 
     #[cfg(feature = "testing")]

@@ -18,6 +18,7 @@ use http::{HeaderMap, HeaderValue, Response, StatusCode};
 use http_body_util::BodyExt;
 use serde_json::value::RawValue;
 
+use crate::call::outlet::Outlet;
 use crate::call::record::CallRecord;
 use crate::protocol::jsonrpc::{self, INVALID_REQUEST, PARSE_ERROR};
 use crate::protocol::params::SUBSCRIPTION_ID;
@@ -166,11 +167,15 @@ impl Endpoint {
         }
     }
 
-    /// What a message got, as an HTTP response.
+    /// What a message got, as an HTTP response; `id` is the request's, when it is one (a
+    /// `subscriptions/listen` stream is known by it).
+    #[allow(clippy::too_many_arguments)]
     pub(super) async fn respond(
         &self,
+        id: Option<&RawValue>,
         answer: Reply,
         stream: Arc<EventStream>,
+        outlet: &Outlet,
         accepts: Accepts,
         era: Era,
         session: Option<&HttpSession>,
@@ -188,27 +193,18 @@ impl Endpoint {
                 return self.at_once(status, line, stream, accepts, priming);
             }
             Reply::Stream(ack) => {
-                let id = listen_id(&ack);
                 stream.send(ack);
                 if let Some(id) = id {
                     self.listening
                         .lock()
                         .unwrap_or_else(|e| e.into_inner())
-                        .push((Arc::downgrade(&stream), id));
+                        .push((Arc::downgrade(&stream), id.to_owned()));
                 }
                 return self.events(stream, false, None);
             }
-            Reply::Later(call) => {
-                let record = Arc::clone(call.tool_call.record());
-                call.start();
-                vec![record]
-            }
-            Reply::Batch(calls) => {
-                let records = calls
-                    .iter()
-                    .map(|c| Arc::clone(c.tool_call.record()))
-                    .collect();
-                calls.into_iter().for_each(|call| call.start());
+            calls @ (Reply::Later(_) | Reply::Batch(_)) => {
+                let records = records_of(&calls);
+                calls.deliver(outlet);
                 records
             }
         };
@@ -225,7 +221,7 @@ impl Endpoint {
             };
             if let Some(answer) = stream.first(patience).await {
                 guard.defuse();
-                return json(answer_status(&answer, era), answer.to_vec());
+                return json(answer_status(stream.error_code(), era), answer.to_vec());
             }
         }
         guard.defuse();
@@ -250,7 +246,7 @@ impl Endpoint {
         if accepts.json || status != StatusCode::OK {
             return json(status, line);
         }
-        stream.answer(line);
+        stream.answer(line, None);
         self.events(stream, priming, None)
     }
 
@@ -262,7 +258,13 @@ impl Endpoint {
         era: Era,
     ) -> Response<ResponseBody> {
         let guard = CancelOnDrop(cancel);
-        let mut body = EventBody::new(stream, EventStream::FIRST, false, FOR_GOOD, None);
+        let mut body = EventBody::new(
+            Arc::clone(&stream),
+            EventStream::FIRST,
+            false,
+            FOR_GOOD,
+            None,
+        );
         let mut last = None;
         while let Some(Ok(frame)) = body.frame().await {
             if let Ok(data) = frame.into_data() {
@@ -276,7 +278,7 @@ impl Endpoint {
         {
             Some(line) => {
                 let line = line.trim_ascii_end();
-                json(answer_status(line, era), line.to_vec())
+                json(answer_status(stream.error_code(), era), line.to_vec())
             }
             None => accepted(),
         }
@@ -329,7 +331,7 @@ impl Endpoint {
                     "resultType": "complete",
                     "_meta": {SUBSCRIPTION_ID: id},
                 });
-                stream.answer(jsonrpc::result_line(&id, &result));
+                stream.answer(jsonrpc::result_line(&id, &result), None);
             }
         }
     }
@@ -392,11 +394,17 @@ async fn drain<B: http_body::Body>(mut body: std::pin::Pin<&mut B>, bound: usize
     true
 }
 
-/// The id of a `subscriptions/listen`, from its acknowledgement.
-fn listen_id(ack: &[u8]) -> Option<Box<RawValue>> {
-    let ack: serde_json::Value = serde_json::from_slice(ack).ok()?;
-    let id = ack.pointer("/params/_meta")?.get(SUBSCRIPTION_ID)?;
-    serde_json::value::to_raw_value(id).ok()
+/// The records of the calls a reply starts: a 2026-07-28 response dropped before its answer
+/// cancels its call.
+fn records_of(reply: &Reply) -> Vec<Arc<CallRecord>> {
+    match reply {
+        Reply::Later(call) => vec![Arc::clone(call.tool_call.record())],
+        Reply::Batch(calls) => calls
+            .iter()
+            .map(|call| Arc::clone(call.tool_call.record()))
+            .collect(),
+        _ => Vec::new(),
+    }
 }
 
 /// Cancels a call if the response is dropped first (the client went away).

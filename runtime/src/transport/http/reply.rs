@@ -46,26 +46,9 @@ pub(crate) fn status_of(code: i32, era: Era) -> StatusCode {
     }
 }
 
-/// The HTTP status of a call's answer: that of its error, if it is one. Only answers that hold
-/// the error's shape outside a string are parsed at all.
-pub(crate) fn answer_status(line: &[u8], era: Era) -> StatusCode {
-    #[derive(serde::Deserialize)]
-    struct Answer {
-        error: Option<Code>,
-    }
-    #[derive(serde::Deserialize)]
-    struct Code {
-        code: i32,
-    }
-    if era == Era::Legacy || memchr::memmem::find(line, br#""error":{"code":"#).is_none() {
-        return StatusCode::OK;
-    }
-    match serde_json::from_slice::<Answer>(line) {
-        Ok(Answer {
-            error: Some(Code { code }),
-        }) => status_of(code, era),
-        _ => StatusCode::OK,
-    }
+/// The HTTP status of a call's answer: that of its error code, if it is an error.
+pub(crate) fn answer_status(error_code: Option<i32>, era: Era) -> StatusCode {
+    error_code.map_or(StatusCode::OK, |code| status_of(code, era))
 }
 
 pub(crate) fn is_json(headers: &HeaderMap) -> bool {

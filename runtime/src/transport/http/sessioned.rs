@@ -75,9 +75,10 @@ impl Endpoint {
             "http",
             RequestSink {
                 stream: Arc::clone(&stream),
-                extensions,
+                extensions: extensions.into(),
             },
         );
+        let id = id_of(&message);
         let answer = match message {
             Message::Batch => session.session.handle(body, &outlet),
             message => session.session.message(message, &outlet, None),
@@ -87,7 +88,15 @@ impl Endpoint {
             self.sessions.remove(&session.id);
         }
         let mut response = self
-            .respond(answer, stream, accepts, Era::Legacy, Some(&session))
+            .respond(
+                id,
+                answer,
+                stream,
+                &outlet,
+                accepts,
+                Era::Legacy,
+                Some(&session),
+            )
             .await;
         if let Ok(id) = HeaderValue::from_str(&session.id) {
             response.headers_mut().insert(SESSION_ID, id);

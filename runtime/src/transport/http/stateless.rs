@@ -7,7 +7,7 @@ use http::{HeaderMap, Response, StatusCode};
 use crate::call::outlet::Outlet;
 use crate::protocol::Era;
 use crate::protocol::jsonrpc::{HEADER_MISMATCH, INVALID_PARAMS, Message};
-use crate::protocol::params::{CLIENT_CAPABILITIES, Meta, PROTOCOL_VERSION, Params};
+use crate::protocol::params::{Meta, Params};
 use crate::server::session::Session;
 use crate::transport::http::endpoint::Endpoint;
 use crate::transport::http::headers;
@@ -29,17 +29,16 @@ impl Endpoint {
             Message::Notification { .. } => return accepted(),
             _ => unreachable!("only requests and notifications claim a revision"),
         };
+        // The envelope is checked as the server checks it, but refused here with 400: its
+        // version must be known before the headers can be compared with it.
         let meta = params.meta.and_then(Meta::parse).unwrap_or_default();
-        if meta.client_capabilities.is_none() {
-            let message = format!("Invalid params: `_meta` lacks `{CLIENT_CAPABILITIES}`");
-            return error(StatusCode::BAD_REQUEST, id, INVALID_PARAMS, &message);
-        }
-        let Some(version) = meta
-            .protocol_version
-            .and_then(|v| serde_json::from_str::<String>(v.get()).ok())
-        else {
-            let message = format!("Invalid params: `{PROTOCOL_VERSION}` must be a string");
-            return error(StatusCode::BAD_REQUEST, id, INVALID_PARAMS, &message);
+        let version = match meta.stateless_version() {
+            Ok(Some(version)) => version,
+            Ok(None) => unreachable!("only a request naming its revision is served statelessly"),
+            Err(why) => {
+                let message = format!("Invalid params: {why}");
+                return error(StatusCode::BAD_REQUEST, id, INVALID_PARAMS, &message);
+            }
         };
         if let Err(refused) = self.modern_headers(headers, &version, method, params) {
             return error(StatusCode::BAD_REQUEST, id, HEADER_MISMATCH, &refused.0);
@@ -50,11 +49,11 @@ impl Endpoint {
             "http",
             RequestSink {
                 stream: Arc::clone(&stream),
-                extensions,
+                extensions: extensions.into(),
             },
         );
         let answer = session.message(message, &outlet, None);
-        self.respond(answer, stream, accepts, Era::Modern, None)
+        self.respond(id, answer, stream, &outlet, accepts, Era::Modern, None)
             .await
     }
 

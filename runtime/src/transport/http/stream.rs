@@ -16,6 +16,7 @@ use std::time::Duration;
 use bytes::Bytes;
 use http_body::{Body, Frame, SizeHint};
 
+use crate::call::extensions::Extensions;
 use crate::call::outlet::Sink;
 use crate::call::record::CallRecord;
 
@@ -46,6 +47,8 @@ struct State {
     released: bool,
     /// The request's answer alone, kept apart until it is known whether the response is JSON.
     answer: Option<Bytes>,
+    /// The answer's JSON-RPC error code, when it is an error response.
+    error_code: Option<i32>,
     notified: bool,
     /// A reader read the whole stream after it finished.
     delivered: bool,
@@ -77,9 +80,16 @@ impl EventStream {
         self.push(line, false);
     }
 
-    /// The request's answer: nothing follows it.
-    pub(crate) fn answer(&self, line: Vec<u8>) {
+    /// The request's answer, with its JSON-RPC error code when it is an error: nothing follows
+    /// it.
+    pub(crate) fn answer(&self, line: Vec<u8>, error_code: Option<i32>) {
+        self.state().error_code = error_code;
         self.push(line, true);
+    }
+
+    /// The answer's JSON-RPC error code, when it is an error response.
+    pub(crate) fn error_code(&self) -> Option<i32> {
+        self.state().error_code
     }
 
     fn push(&self, line: Vec<u8>, last: bool) {
@@ -141,8 +151,9 @@ impl EventStream {
     }
 
     /// Waits until the stream has something: `Some(answer)` when its only message is the
-    /// answer (it can be sent as one JSON document), `None` when it has notifications or ended
-    /// without an answer (it must be a stream), or when `patience` runs out first.
+    /// answer (it can be sent as one JSON document; its error code is `error_code()`), `None`
+    /// when it has notifications or ended without an answer (it must be a stream), or when
+    /// `patience` runs out first.
     pub(crate) async fn first(self: &Arc<Self>, patience: Duration) -> Option<Bytes> {
         let ready = std::future::poll_fn(|cx| {
             let mut state = self.state();
@@ -188,7 +199,7 @@ impl Sink for StandaloneSink {
 
 pub(crate) struct RequestSink {
     pub(crate) stream: Arc<EventStream>,
-    pub(crate) extensions: http::Extensions,
+    pub(crate) extensions: Extensions,
 }
 
 impl Sink for RequestSink {
@@ -196,9 +207,9 @@ impl Sink for RequestSink {
         self.stream.send(line);
     }
 
-    fn finish(&self, answer: Option<Vec<u8>>) {
+    fn finish(&self, answer: Option<Vec<u8>>, error_code: Option<i32>) {
         match answer {
-            Some(line) => self.stream.answer(line),
+            Some(line) => self.stream.answer(line, error_code),
             None => self.stream.end(),
         }
     }
@@ -207,7 +218,7 @@ impl Sink for RequestSink {
         self.stream.release();
     }
 
-    fn extensions(&self) -> Option<&http::Extensions> {
+    fn extensions(&self) -> Option<&Extensions> {
         Some(&self.extensions)
     }
 
@@ -437,13 +448,13 @@ mod tests {
         assert!(unused.is_wanted(1));
         // Answered as one JSON document: delivered.
         let answered = EventStream::new(Some(2));
-        answered.answer(b"{}".to_vec());
+        answered.answer(b"{}".to_vec(), None);
         assert!(answered.first(Duration::from_secs(1)).await.is_some());
         assert!(!answered.is_wanted(0));
         // Events the client has not read, with nobody writing: kept for a resuming client.
         let broken = EventStream::new(Some(3));
         broken.send(b"{}".to_vec());
-        broken.answer(b"{}".to_vec());
+        broken.answer(b"{}".to_vec(), None);
         assert!(broken.is_wanted(0));
     }
 }
