@@ -85,7 +85,7 @@ const RUNTIME: Folders = &[
             &["registry"],
             &["toolset"],
             &["listeners"],
-            &["service"],
+            &["engine"],
             &["delivery", "handle"],
             &["builder", "reply"],
             &["session"],

@@ -13,11 +13,11 @@ use crate::call::spec::{self, Instance, Tool, ToolInfo, ToolSpec};
 use crate::call::state::States;
 use crate::protocol::wire::{self, ServerInfo};
 use crate::run::middleware::{self, BoxError, BoxedService, Chain, ToolCall, Wrap};
+use crate::server::engine::{Engine, Limits, RootsHook};
 use crate::server::error::{Error, Result};
 use crate::server::handle::{ServedBy, ServerHandle};
 use crate::server::listeners::Listeners;
 use crate::server::request_state::Sealer;
-use crate::server::service::{Limits, RootsHook, Service};
 use crate::server::toolset::{self, Names, ToolOrder, ToolSet};
 use crate::server::visibility::{Caller, Rule};
 use crate::tools::SchemaProfile;
@@ -394,7 +394,7 @@ impl Server {
     }
 
     /// Checks the tool set and generates every schema, once.
-    pub(crate) fn build(mut self) -> Result<Arc<Service>> {
+    pub(crate) fn build(mut self) -> Result<Arc<Engine>> {
         if !self.errors.is_empty() {
             return Err(self.errors.swap_remove(0));
         }
@@ -427,7 +427,7 @@ impl Server {
             (None, true) => Duration::ZERO,
             (None, false) => DEFAULT_CACHE_TTL,
         };
-        let service = Arc::new(Service {
+        let engine = Arc::new(Engine {
             server_meta: wire::server_meta(&self.info),
             info: self.info,
             limits: self.limits,
@@ -450,8 +450,8 @@ impl Server {
             ),
         });
         if let Some(served_by) = &self.served_by {
-            served_by.attach(&service);
+            served_by.attach(&engine);
         }
-        Ok(service)
+        Ok(engine)
     }
 }

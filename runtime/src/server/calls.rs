@@ -45,11 +45,11 @@ impl Session {
         scope: RequestScope<'_>,
         batch: Option<&Arc<Batch>>,
     ) -> Result<Reply, RpcError> {
-        let registry = self.service.registry();
+        let registry = self.engine.registry();
         let (tool, arguments) = self.find(&registry, params, scope)?;
         let (threads, admitted) = self.admit()?;
         let record = self.open(id, version, params, meta, scope, &tool, &registry)?;
-        let service = &self.service;
+        let engine = &self.engine;
         Ok(Reply::Later(Call {
             tool_call: ToolCall {
                 invocation: Invocation {
@@ -61,12 +61,12 @@ impl Session {
                 threads,
             },
             finish: Delivery {
-                service: Arc::clone(service),
+                engine: Arc::clone(engine),
                 open: Arc::clone(&self.open),
                 batch: batch.cloned(),
                 _admitted: admitted,
             },
-            middleware: service.middleware.clone(),
+            middleware: engine.middleware.clone(),
         }))
     }
 
@@ -78,7 +78,7 @@ impl Session {
         params: &Params<'_>,
         scope: RequestScope<'_>,
     ) -> Result<(Arc<ServedTool>, Arguments), RpcError> {
-        let service = &self.service;
+        let engine = &self.engine;
         let name = params
             .name
             .as_deref()
@@ -86,7 +86,7 @@ impl Session {
         // A tool the caller may not see is as unknown as one that does not exist.
         let tool = registry
             .find(name)
-            .filter(|tool| service.visible(tool.spec, scope.outlet))
+            .filter(|tool| engine.visible(tool.spec, scope.outlet))
             .ok_or_else(|| RpcError::new(INVALID_PARAMS, format!("Unknown tool: {name}")))?;
         let arguments = match params.arguments.filter(|a| a.get() != "null") {
             Some(a) if !a.get().starts_with('{') => {
@@ -96,7 +96,7 @@ impl Session {
                 .constrained(tool.compiled.constraints.clone())
                 .ignoring_unknown(tool.compiled.known_arguments.clone())
                 .decoding(
-                    (service.decode_string_arguments)
+                    (engine.decode_string_arguments)
                         .then(|| Arc::clone(&tool.compiled.input_schema)),
                 ),
         };
@@ -106,15 +106,15 @@ impl Session {
     /// Admits one more call: the threads tools run on (started by the first call), and a place
     /// under the server's cap.
     fn admit(&self) -> Result<(Arc<Threads>, Admitted), RpcError> {
-        let service = &self.service;
-        let threads = service.workers.get().map_err(|e| {
+        let engine = &self.engine;
+        let threads = engine.workers.get().map_err(|e| {
             RpcError::new(
                 INTERNAL_ERROR,
                 format!("Internal error: cannot start the threads tools run on: {e}"),
             )
         })?;
-        let limit = service.limits.max_in_flight;
-        let admitted = service.in_flight.try_enter(limit).ok_or_else(|| {
+        let limit = engine.limits.max_in_flight;
+        let admitted = engine.in_flight.try_enter(limit).ok_or_else(|| {
             RpcError::new(
                 INTERNAL_ERROR,
                 format!(
@@ -158,7 +158,7 @@ impl Session {
             progress_token: meta.progress_token.map(RawValue::to_owned),
             log_threshold,
             outlet: scope.outlet.clone(),
-            states: Arc::clone(&self.service.states),
+            states: Arc::clone(&self.engine.states),
             gate: Gate::default(),
             asking,
             span: CallSpan::new(scope.span),
@@ -207,12 +207,12 @@ impl Session {
         params: &Params<'_>,
         registry: &Registry,
     ) -> Result<Asking, RpcError> {
-        let service = &self.service;
+        let engine = &self.engine;
         let forms = Arc::clone(&registry.forms);
         if version.era() == Era::Legacy {
             let peer = Arc::clone(&self.peer);
             let roots = Arc::clone(self.roots.get_or_init(Arc::default));
-            return Ok(Asking::requests(forms, peer, service.ask_timeout, roots));
+            return Ok(Asking::requests(forms, peer, engine.ask_timeout, roots));
         }
         let arguments: Value = params
             .arguments
@@ -231,7 +231,7 @@ impl Session {
                 };
                 let state: String =
                     serde_json::from_str(state.get()).map_err(|_| refused("it is not a string"))?;
-                service
+                engine
                     .sealer
                     .open(&state, tool, &arguments)
                     .map_err(|why| refused(why.reason()))?

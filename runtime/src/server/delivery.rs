@@ -10,7 +10,7 @@ use crate::run::call::Finish;
 use crate::run::inflight::{Admitted, OpenRequests};
 use crate::run::served::ServedTool;
 use crate::server::batch::Batch;
-use crate::server::service::Service;
+use crate::server::engine::Engine;
 use crate::tools::ToolOutput;
 use crate::tools::output::Repr;
 use crate::tools::render::{self, Rendered, Renderer};
@@ -18,7 +18,7 @@ use crate::tools::render::{self, Rendered, Renderer};
 /// Shapes a call's output for its revision and delivers it, unless the call was cancelled:
 /// through the call's outlet, or into its batch.
 pub(crate) struct Delivery {
-    pub(crate) service: Arc<Service>,
+    pub(crate) engine: Arc<Engine>,
     pub(crate) open: Arc<OpenRequests>,
     pub(crate) batch: Option<Arc<Batch>>,
     /// Counts the call in flight until its answer is delivered.
@@ -35,17 +35,17 @@ impl Finish for Delivery {
         let renderer = Renderer {
             tool: &tool.compiled,
             name: tool.spec.name,
-            expose_internal_errors: self.service.expose_internal_errors,
-            server_meta: &self.service.server_meta,
+            expose_internal_errors: self.engine.expose_internal_errors,
+            server_meta: &self.engine.server_meta,
         };
         let rendered = match output.into_input_required() {
             Ok(input) => {
-                let state = self.service.sealer.seal(
+                let state = self.engine.sealer.seal(
                     tool.spec.name,
                     record.asking().arguments(),
                     input.answers,
                 );
-                let server_meta = &self.service.server_meta;
+                let server_meta = &self.engine.server_meta;
                 let line = render::input_required(server_meta, &record.id, &input.requests, &state);
                 Rendered {
                     line,

@@ -29,8 +29,8 @@ use crate::protocol::params::{Meta, Params, SUBSCRIPTION_ID};
 use crate::protocol::wire;
 use crate::protocol::{Era, ProtocolVersion};
 use crate::server::batch::Batch;
+use crate::server::engine::Engine;
 use crate::server::reply::{Reply, id_in_use, invalid_params, log_level};
-use crate::server::service::Service;
 use crate::server::session::{Handshake, RequestScope, Session};
 
 impl Session {
@@ -60,7 +60,7 @@ impl Session {
         if let Some(handshake) = self.handshake.get() {
             scope.span.revision(handshake.version);
         }
-        let service = &self.service;
+        let engine = &self.engine;
         match method {
             "initialize" if batch.is_some() => Err(RpcError::new(
                 INVALID_REQUEST,
@@ -68,7 +68,7 @@ impl Session {
             )),
             "initialize" => self.initialize(id, params, scope),
             "ping" => Ok(Reply::Now(jsonrpc::result_line(id, &serde_json::json!({})))),
-            "tools/list" => list(id, service, self.version()?, params, scope),
+            "tools/list" => list(id, engine, self.version()?, params, scope),
             "tools/call" => {
                 let version = self.version()?;
                 self.call(id, version, params, &meta, scope, batch)
@@ -100,18 +100,18 @@ impl Session {
             .filter(|v| v.era() == Era::Modern)
             .ok_or_else(|| unsupported_version(&requested))?;
         scope.span.revision(version);
-        let service = &self.service;
+        let engine = &self.engine;
         match method {
             "server/discover" => {
                 let result = wire::discover(
-                    &service.info,
-                    &service.server_meta,
-                    service.cache(),
-                    service.changing,
+                    &engine.info,
+                    &engine.server_meta,
+                    engine.cache(),
+                    engine.changing,
                 );
                 Ok(Reply::Now(jsonrpc::result_line(id, &result)))
             }
-            "tools/list" => list(id, service, version, params, scope),
+            "tools/list" => list(id, engine, version, params, scope),
             "tools/call" => self.call(id, version, params, meta, scope, None),
             "subscriptions/listen" => self.listen(id, params, scope),
             _ => Err(method_not_found(method)),
@@ -142,11 +142,11 @@ impl Session {
                 "Invalid Request: the session is already initialized",
             ));
         }
-        let service = &self.service;
-        if service.changing {
-            service.listeners.session(scope.outlet, &self.open);
+        let engine = &self.engine;
+        if engine.changing {
+            engine.listeners.session(scope.outlet, &self.open);
         }
-        let result = wire::initialize(&service.info, version, service.changing);
+        let result = wire::initialize(&engine.info, version, engine.changing);
         Ok(Reply::Now(jsonrpc::result_line(id, &result)))
     }
 
@@ -171,10 +171,10 @@ impl Session {
             .notifications
             .and_then(|n| serde_json::from_str(n.get()).ok())
             .unwrap_or_default();
-        let service = &self.service;
-        let tools = wanted.tools_list_changed && service.changing;
+        let engine = &self.engine;
+        let tools = wanted.tools_list_changed && engine.changing;
         if tools {
-            service.listeners.subscription(scope.outlet, &self.open, id);
+            engine.listeners.subscription(scope.outlet, &self.open, id);
         }
         let notifications = match tools {
             true => serde_json::json!({"toolsListChanged": true}),
@@ -193,13 +193,13 @@ impl Session {
 
 fn list(
     id: &RawValue,
-    service: &Service,
+    engine: &Engine,
     version: ProtocolVersion,
     params: &Params<'_>,
     scope: RequestScope<'_>,
 ) -> Result<Reply, RpcError> {
-    let registry = service.registry();
-    let page = service
+    let registry = engine.registry();
+    let page = engine
         .tool_page(&registry, version, params.cursor.as_deref(), scope.outlet)
         .ok_or_else(|| invalid_params("unknown `cursor`; start again without one"))?;
     Ok(Reply::Now(jsonrpc::result_line_sized(

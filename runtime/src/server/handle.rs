@@ -3,8 +3,8 @@
 use std::sync::{Arc, Mutex, PoisonError, Weak};
 
 use crate::call::spec::Tool;
+use crate::server::engine::Engine;
 use crate::server::error::{Error, Result};
-use crate::server::service::Service;
 
 /// Changes the tools of a running server: adds, removes, enables and disables them. Clients
 /// that can hear it are told (`notifications/tools/list_changed` in a handshake session;
@@ -20,53 +20,53 @@ pub struct ServerHandle {
 /// server stopped does not keep it alive.
 #[derive(Default)]
 pub(crate) struct ServedBy {
-    service: Mutex<Weak<Service>>,
+    engine: Mutex<Weak<Engine>>,
 }
 
 impl ServedBy {
-    pub(crate) fn attach(&self, service: &Arc<Service>) {
-        *self.service.lock().unwrap_or_else(PoisonError::into_inner) = Arc::downgrade(service);
+    pub(crate) fn attach(&self, engine: &Arc<Engine>) {
+        *self.engine.lock().unwrap_or_else(PoisonError::into_inner) = Arc::downgrade(engine);
     }
 }
 
 impl ServerHandle {
-    fn service(&self) -> Result<Arc<Service>> {
-        let service = self
+    fn engine(&self) -> Result<Arc<Engine>> {
+        let engine = self
             .served
-            .service
+            .engine
             .lock()
             .unwrap_or_else(PoisonError::into_inner);
-        service.upgrade().ok_or(Error::NotServing)
+        engine.upgrade().ok_or(Error::NotServing)
     }
 
     /// Applies `change` to the server's tools and tells whoever can hear it, when the served
     /// tools changed.
-    fn change(&self, change: impl FnOnce(&Service) -> Result<bool>) -> Result<()> {
-        let service = self.service()?;
-        let changed = change(&service)?;
-        service.tools_changed(changed);
+    fn change(&self, change: impl FnOnce(&Engine) -> Result<bool>) -> Result<()> {
+        let engine = self.engine()?;
+        let changed = change(&engine)?;
+        engine.tools_changed(changed);
         Ok(())
     }
 
     /// Serves the tool of `#[mcp_tool] fn T` too. Its name must be free; its schemas are
     /// checked as at start-up.
     pub fn add_tool<T: Tool>(&self) -> Result<()> {
-        self.change(|service| service.tools.add(T::spec(), &service.states))
+        self.change(|engine| engine.tools.add(T::spec(), &engine.states))
     }
 
     /// Stops serving the tool named `name` and forgets it.
     pub fn remove_tool(&self, name: &str) -> Result<()> {
-        self.change(|service| service.tools.remove(name))
+        self.change(|engine| engine.tools.remove(name))
     }
 
     /// Serves the tool named `name` again (it was disabled).
     pub fn enable_tool(&self, name: &str) -> Result<()> {
-        self.change(|service| service.tools.enable(name, true))
+        self.change(|engine| engine.tools.enable(name, true))
     }
 
     /// Stops serving the tool named `name`, keeping it to enable later: it leaves the lists and
     /// calls of it are unknown-tool errors.
     pub fn disable_tool(&self, name: &str) -> Result<()> {
-        self.change(|service| service.tools.enable(name, false))
+        self.change(|engine| engine.tools.enable(name, false))
     }
 }

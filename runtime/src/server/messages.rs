@@ -30,7 +30,7 @@ impl Session {
 
     /// The answer to a line longer than the transport accepts (it was skipped, not read).
     pub(crate) fn too_long(&self) -> Reply {
-        let limit = self.service.limits.max_message_size;
+        let limit = self.engine.limits.max_message_size;
         let error = RpcError::new(
             INVALID_REQUEST,
             format!("Invalid Request: message exceeds the {limit}-byte limit"),

@@ -1,4 +1,4 @@
-//! The server: its builder, the built service, sessions, and what each message gets. Each file
+//! The server: its builder, the built server (`Engine`), sessions, and what each message gets. Each file
 //! imports only those above it in this list.
 
 mod error;
@@ -11,7 +11,7 @@ mod toolset;
 
 mod listeners;
 
-pub(crate) mod service;
+pub(crate) mod engine;
 
 mod batch;
 mod delivery;

@@ -15,7 +15,7 @@ use crate::diagnostics;
 use crate::protocol::jsonrpc::{INVALID_REQUEST, RpcError};
 use crate::protocol::{Level, ProtocolVersion};
 use crate::run::inflight::OpenRequests;
-use crate::server::service::Service;
+use crate::server::engine::Engine;
 
 /// Where a request's messages go, and the span it runs in.
 #[derive(Clone, Copy)]
@@ -31,7 +31,7 @@ pub(crate) struct Handshake {
 }
 
 pub(crate) struct Session {
-    pub(crate) service: Arc<Service>,
+    pub(crate) engine: Arc<Engine>,
     pub(crate) handshake: OnceLock<Handshake>,
     /// The least severe log message the session wants (`logging/setLevel`).
     pub(crate) log_level: Mutex<Level>,
@@ -43,9 +43,9 @@ pub(crate) struct Session {
 }
 
 impl Session {
-    pub(crate) fn new(service: Arc<Service>) -> Session {
+    pub(crate) fn new(engine: Arc<Engine>) -> Session {
         Session {
-            service,
+            engine,
             handshake: OnceLock::new(),
             log_level: Mutex::new(Level::Info),
             open: Arc::default(),
@@ -68,7 +68,7 @@ impl Session {
             return;
         };
         let before = self.roots.get().and_then(|roots| roots.changed());
-        if let Some(hook) = &self.service.on_roots_changed {
+        if let Some(hook) = &self.engine.on_roots_changed {
             let change = RootsChanged {
                 client: handshake.client.info.clone(),
                 before,

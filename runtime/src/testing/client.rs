@@ -333,9 +333,9 @@ impl PendingCall<'_> {
             self.received.note(message);
         }
         let result = outcome(answer)?;
-        let service = self.client.conversation.service();
+        let engine = self.client.conversation.engine();
         let revision = self.client.revision();
-        let registry = service.registry();
+        let registry = engine.registry();
         let compiled = registry.find(&self.tool).map(|entry| &entry.compiled);
         Ok(CallResult::new(
             result,

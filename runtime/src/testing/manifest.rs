@@ -43,11 +43,11 @@ pub struct Manifest {
 impl Manifest {
     /// Builds `server` and lists its tools in every revision.
     pub fn of(server: Server) -> Result<Manifest> {
-        let service = server.build()?;
+        let engine = server.build()?;
         let mut revisions = Map::new();
         for revision in ProtocolVersion::ALL {
             let client = json!({"name": "toolwright-manifest", "version": "0"});
-            let mut conversation = Conversation::on(service.clone(), revision, client);
+            let mut conversation = Conversation::on(engine.clone(), revision, client);
             let mut tools = Vec::new();
             let mut cursor = Value::Null;
             loop {

@@ -13,14 +13,14 @@ use crate::call::extensions::Extensions;
 use crate::call::outlet::{Outlet, Sink};
 use crate::protocol::params::{CLIENT_CAPABILITIES, CLIENT_INFO, PROTOCOL_VERSION};
 use crate::protocol::{Era, ProtocolVersion};
-use crate::server::service::Service;
+use crate::server::engine::Engine;
 use crate::server::session::Session;
 use crate::server::{Result, Server};
 
 /// The server's side: one session, its lines in a channel.
 struct Connection {
     #[cfg(feature = "testing")]
-    service: Arc<Service>,
+    engine: Arc<Engine>,
     session: Session,
     outlet: Outlet,
     #[cfg(feature = "testing")]
@@ -49,12 +49,12 @@ impl Sink for Channel {
 }
 
 impl Connection {
-    fn new(service: Arc<Service>) -> Connection {
+    fn new(engine: Arc<Engine>) -> Connection {
         let (queue, lines) = mpsc::channel();
         Connection {
-            session: Session::new(Arc::clone(&service)),
+            session: Session::new(Arc::clone(&engine)),
             #[cfg(feature = "testing")]
-            service,
+            engine,
             outlet: Outlet::new(
                 "memory",
                 Channel {
@@ -125,21 +125,21 @@ impl Conversation {
     }
 
     /// A conversation with a server already built, which may serve others at the same time.
-    pub(crate) fn on(service: Arc<Service>, revision: ProtocolVersion, client: Value) -> Self {
-        Conversation::answering(service, revision, client, json!({}), None)
+    pub(crate) fn on(engine: Arc<Engine>, revision: ProtocolVersion, client: Value) -> Self {
+        Conversation::answering(engine, revision, client, json!({}), None)
     }
 
     /// A conversation whose client declares `capabilities` and answers the server's requests
     /// with `responder`.
     pub(crate) fn answering(
-        service: Arc<Service>,
+        engine: Arc<Engine>,
         revision: ProtocolVersion,
         client: Value,
         capabilities: Value,
         responder: Option<Responder>,
     ) -> Self {
         let mut conversation = Conversation {
-            connection: Connection::new(service),
+            connection: Connection::new(engine),
             revision,
             client,
             capabilities,
@@ -177,8 +177,8 @@ impl Conversation {
 
     #[cfg(feature = "testing")]
     /// The server this conversation talks to.
-    pub(crate) fn service(&self) -> &Arc<Service> {
-        &self.connection.service
+    pub(crate) fn engine(&self) -> &Arc<Engine> {
+        &self.connection.engine
     }
 
     /// Sends a request; returns its id. On 2026-07-28 its `_meta` carries the revision and the

@@ -12,7 +12,7 @@ use std::sync::mpsc;
 use std::time::Duration;
 
 use crate::call::outlet::Outlet;
-use crate::server::service::Service;
+use crate::server::engine::Engine;
 use crate::server::session::Session;
 use crate::server::{Result, Server};
 use crate::transport::framing::{self, Line};
@@ -28,9 +28,9 @@ impl Server {
     /// pointed at stderr (on Unix), so a `println!` in a tool goes to stderr instead of
     /// corrupting the stream.
     pub fn serve_stdio(self) -> Result<()> {
-        let service = self.build()?;
+        let engine = self.build()?;
         let stdout = stdout::Claimed::claim()?;
-        let result = serve(service, std::io::stdin().lock(), stdout.protocol()?);
+        let result = serve(engine, std::io::stdin().lock(), stdout.protocol()?);
         stdout.release();
         result
     }
@@ -42,7 +42,7 @@ impl Server {
 }
 
 fn serve(
-    service: Arc<Service>,
+    engine: Arc<Engine>,
     mut input: impl BufRead,
     output: impl Write + Send + 'static,
 ) -> Result<()> {
@@ -55,8 +55,8 @@ fn serve(
             let _ = flushed.send(());
         })?;
 
-    let limit = service.limits.max_message_size;
-    let session = Session::new(Arc::clone(&service));
+    let limit = engine.limits.max_message_size;
+    let session = Session::new(Arc::clone(&engine));
     let outlet = Outlet::new("stdio", queue);
     let mut buf = Vec::with_capacity(4096);
     let read_error = loop {
@@ -71,8 +71,8 @@ fn serve(
 
     // The input is closed: signal what runs, give it a moment to finish, abandon the rest.
     session.close();
-    service.in_flight.wait_idle(service.limits.shutdown_grace);
-    service.workers.shutdown();
+    engine.in_flight.wait_idle(engine.limits.shutdown_grace);
+    engine.workers.shutdown();
     drop((session, outlet));
     // Abandoned blocking calls may still hold the outlet, so wait for the flush, not for them.
     let _ = writer_done.recv_timeout(FLUSH_GRACE);

@@ -23,8 +23,8 @@ use crate::call::record::CallRecord;
 use crate::protocol::jsonrpc::{self, INVALID_REQUEST, PARSE_ERROR};
 use crate::protocol::params::SUBSCRIPTION_ID;
 use crate::protocol::{Era, ProtocolVersion};
+use crate::server::engine::Engine;
 use crate::server::reply::Reply;
-use crate::server::service::Service;
 use crate::transport::http::config::Http;
 use crate::transport::http::reply::{
     Accepts, accepted, answer_status, error, event_response, json, status_of,
@@ -39,7 +39,7 @@ const JSON_PATIENCE: Duration = Duration::from_secs(1);
 const FOR_GOOD: Duration = Duration::from_secs(365 * 24 * 3600);
 
 pub(crate) struct Endpoint {
-    pub(crate) service: Arc<Service>,
+    pub(crate) engine: Arc<Engine>,
     pub(crate) http: Http,
     pub(crate) sessions: Sessions,
     sweeping: AtomicBool,
@@ -48,10 +48,10 @@ pub(crate) struct Endpoint {
 }
 
 impl Endpoint {
-    pub(crate) fn new(service: Arc<Service>, http: Http) -> Endpoint {
+    pub(crate) fn new(engine: Arc<Engine>, http: Http) -> Endpoint {
         Endpoint {
             sessions: Sessions::new(http.session_idle, http.max_sessions),
-            service,
+            engine,
             http,
             sweeping: AtomicBool::new(false),
             listening: Mutex::default(),

@@ -144,9 +144,9 @@ impl HttpService {
             });
         }
         drop(listener);
-        let service = Arc::clone(&self.endpoint.service);
-        let grace = service.limits.shutdown_grace;
-        let in_flight = Arc::clone(&service.in_flight);
+        let engine = Arc::clone(&self.endpoint.engine);
+        let grace = engine.limits.shutdown_grace;
+        let in_flight = Arc::clone(&engine.in_flight);
         let _ = tokio::task::spawn_blocking(move || in_flight.wait_idle(grace)).await;
         self.endpoint.close();
         let _ = tokio::time::timeout(CLOSE_GRACE, graceful.shutdown()).await;

@@ -21,7 +21,7 @@ use std::task::{Context, Poll};
 use http::{Method, Request, Response, StatusCode};
 
 use crate::protocol::jsonrpc::{self, INVALID_REQUEST, Message};
-use crate::server::service::Service;
+use crate::server::engine::Engine;
 use crate::transport::http::config::Http;
 use crate::transport::http::endpoint::Endpoint;
 use crate::transport::http::reply::{accepts, error, is_json, not_allowed};
@@ -39,9 +39,9 @@ pub struct HttpService {
 }
 
 impl HttpService {
-    pub(crate) fn new(service: Arc<Service>, http: Http) -> HttpService {
+    pub(crate) fn new(engine: Arc<Engine>, http: Http) -> HttpService {
         HttpService {
-            endpoint: Arc::new(Endpoint::new(service, http)),
+            endpoint: Arc::new(Endpoint::new(engine, http)),
         }
     }
 }
@@ -74,9 +74,7 @@ impl Endpoint {
         B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
     {
         // Tools run on the runtime that serves HTTP.
-        self.service
-            .workers
-            .adopt(tokio::runtime::Handle::current());
+        self.engine.workers.adopt(tokio::runtime::Handle::current());
         self.start_sweeping();
         if let Some(refused) = self.guard(request.headers()) {
             return refused;

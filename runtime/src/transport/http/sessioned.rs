@@ -47,10 +47,10 @@ impl Endpoint {
                     );
                 }
             },
-            None if initialize => match self.sessions.create(&self.service) {
+            None if initialize => match self.sessions.create(&self.engine) {
                 Ok(session) => session,
                 Err(_) => {
-                    let text = "Service Unavailable: the server holds as many sessions as it may; retry later";
+                    let text = "Engine Unavailable: the server holds as many sessions as it may; retry later";
                     return error(
                         StatusCode::SERVICE_UNAVAILABLE,
                         id_of(&message),
@@ -134,9 +134,9 @@ impl Endpoint {
         match session.open_standalone() {
             Some(stream) => {
                 // The GET stream is where a session hears that the tool list changed.
-                if self.service.changing {
+                if self.engine.changing {
                     let outlet = Outlet::new("http", StandaloneSink(Arc::downgrade(&stream)));
-                    self.service
+                    self.engine
                         .listeners
                         .connection(&outlet, &session.session.open);
                     session.keep_listener(outlet);

@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use crate::call::outlet::Outlet;
 use crate::protocol::ProtocolVersion;
-use crate::server::service::Service;
+use crate::server::engine::Engine;
 use crate::server::session::Session;
 use crate::transport::http::stream::EventStream;
 
@@ -61,10 +61,10 @@ impl Sessions {
     }
 
     /// A new session with a fresh id, unless the server holds as many as it may.
-    pub(crate) fn create(&self, service: &Arc<Service>) -> Result<Arc<HttpSession>, Full> {
+    pub(crate) fn create(&self, engine: &Arc<Engine>) -> Result<Arc<HttpSession>, Full> {
         let session = Arc::new(HttpSession {
             id: new_id(),
-            session: Session::new(Arc::clone(service)),
+            session: Session::new(Arc::clone(engine)),
             last_seen: Mutex::new(Instant::now()),
             next_stream: AtomicU64::new(1),
             streams: Mutex::default(),

@@ -43,7 +43,7 @@ impl Endpoint {
         if let Err(refused) = self.modern_headers(headers, &version, method, params) {
             return error(StatusCode::BAD_REQUEST, id, HEADER_MISMATCH, &refused.0);
         }
-        let session = Session::new(Arc::clone(&self.service));
+        let session = Session::new(Arc::clone(&self.engine));
         let stream = EventStream::new(None);
         let outlet = Outlet::new(
             "http",
@@ -70,7 +70,7 @@ impl Endpoint {
             && let Some(name) = params.name.as_deref()
         {
             headers::expect(headers, "mcp-name", name)?;
-            if let Some(tool) = self.service.registry().find(name)
+            if let Some(tool) = self.engine.registry().find(name)
                 && !tool.compiled.headers.is_empty()
             {
                 let arguments = params

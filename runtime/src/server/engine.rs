@@ -1,4 +1,4 @@
-//! A built server: immutable apart from its tool set (which a handle may change), its caches
+//! The engine: a built server, immutable apart from its tool set (which a handle may change), its caches
 //! and its counters; shared by every session and every call.
 
 use std::borrow::Cow;
@@ -36,7 +36,7 @@ pub(crate) struct Limits {
     pub(crate) shutdown_grace: Duration,
 }
 
-pub(crate) struct Service {
+pub(crate) struct Engine {
     pub(crate) info: ServerInfo,
     /// The `_meta` of 2026-07-28 results, serialized once.
     pub(crate) server_meta: Box<RawValue>,
@@ -68,7 +68,7 @@ pub(crate) struct Service {
     pub(crate) sealer: Sealer,
 }
 
-impl Service {
+impl Engine {
     /// The cache hints of list results: for an hour unless the server says (none by default
     /// when its tools can change at any moment); the same for every client (`public`) unless
     /// a rule chooses tools per caller (`private`).
