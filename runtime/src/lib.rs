@@ -1,15 +1,18 @@
 //! The runtime of [toolwright](https://docs.rs/toolwright): the Model Context Protocol served
-//! over stdio and in memory, the tool registry, schema generation and result shaping.
+//! over stdio, in process (the command line's `list` and `call`, and `testing`) and over
+//! Streamable HTTP (feature `http`), for every revision from 2024-11-05 to 2026-07-28; the tool
+//! registry, schema generation and result shaping.
 //!
 //! Most programs use it through the `toolwright` crate, whose `#[mcp_tool]` attribute generates
 //! each tool's description. The items here are what a server's `main`, its tools and its tests
 //! name.
 //!
-//! The modules form layers, each importing only from those below it (a test keeps it so):
-//! `protocol` (revisions, JSON-RPC, wire shapes) → `tools` (outputs, binding, schemas,
-//! rendering) → `call` (one call: context, injectables, its gate, workers) → `server` (builder,
-//! service, sessions, dispatch) → `transport` (stdio, memory) → `cli` and `testing`, with
-//! `private` (what generated code names) on top.
+//! The modules form layers, each importing only from those below it, and so do the files of
+//! every folder (a test keeps it so): `protocol` (revisions, JSON-RPC, wire shapes) → `tools`
+//! (outputs, binding, schemas, rendering) → `call` (what a tool sees of one call: its record,
+//! context, injectables and asks) → `run` (how calls run: threads, pools, middleware) →
+//! `server` (builder, engine, sessions, dispatch) → `transport` (stdio, memory, HTTP) → `cli`
+//! and `testing`, with `private` (what generated code names) on top.
 
 #![warn(missing_docs)]
 

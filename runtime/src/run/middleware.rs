@@ -1,7 +1,7 @@
 //! Middleware around tool calls: tower [`Layer`]s over the service that runs a tool.
 //!
 //! A call goes through the layers as a [`ToolCall`] (the tool, its arguments, its
-//! [`Context`]) and comes back as the tool's [`ToolOutput`]; a layer sees both, may answer
+//! [`Context`](crate::Context)) and comes back as the tool's [`ToolOutput`]; a layer sees both, may answer
 //! without calling the tool, and layers compose as tower's do, the first one added outermost.
 //! tower's own layers (`TimeoutLayer`, `ConcurrencyLimitLayer`, `RateLimitLayer`) apply as
 //! they are; [`from_fn`] writes one from an async function. An error from a layer (a timeout)
