@@ -141,6 +141,69 @@ impl ProtocolVersion {
     pub fn invalid_arguments_are_tool_errors(self) -> bool {
         self >= ProtocolVersion::V2025_11_25
     }
+
+    /// JSON-RPC batches: a line may be an array of requests and notifications, answered by an
+    /// array (2025-03-26 only; removed by 2025-06-18, changelog major #1).
+    pub fn has_batches(self) -> bool {
+        self == ProtocolVersion::V2025_03_26
+    }
+
+    /// Elicitation modes: a request names its `mode`, `form` or the new `url`, and a client
+    /// declares which it takes as `elicitation: {form, url}` (2025-11-25 on,
+    /// `client/elicitation.mdx` §URL Mode).
+    pub fn has_elicitation_modes(self) -> bool {
+        self >= ProtocolVersion::V2025_11_25
+    }
+
+    /// The `elicitationId` of a URL-mode elicitation, for `notifications/elicitation/complete`
+    /// (2025-11-25, with URL mode; removed by 2026-07-28, changelog minor #11).
+    pub fn has_url_elicitation_id(self) -> bool {
+        self.has_elicitation_modes() && self < ProtocolVersion::V2026_07_28
+    }
+
+    /// The form schemas of 2025-11-25: titled choices as `oneOf` of `const` and `title`,
+    /// multi-select arrays (SEP-1330) and a `default` on every primitive type (SEP-1034).
+    /// Before, titled choices are `enum` beside `enumNames`, only booleans have a `default`,
+    /// and there is no multi-select.
+    pub fn has_rich_form_schemas(self) -> bool {
+        self >= ProtocolVersion::V2025_11_25
+    }
+
+    /// `roots.listChanged` among a client's capabilities, and
+    /// `notifications/roots/list_changed` (until 2026-07-28, which deprecates roots: its clients
+    /// declare `roots: {}`).
+    pub fn has_roots_list_changed(self) -> bool {
+        self < ProtocolVersion::V2026_07_28
+    }
+
+    /// Resumable streams over HTTP: a stream's events have ids and it opens with a priming
+    /// event (an id and empty `data`), so that a client can resume it with `Last-Event-ID`
+    /// (2025-11-25 on, SEP-1699). Older clients may not handle the empty event, so their
+    /// streams have neither.
+    pub fn has_resumable_streams(self) -> bool {
+        self >= ProtocolVersion::V2025_11_25
+    }
+
+    /// Whether a call that needs a client capability the client did not declare is answered
+    /// with the JSON-RPC error `-32021` (MissingRequiredClientCapability, with
+    /// `data.requiredCapabilities`) rather than a tool error (2026-07-28 on).
+    pub fn missing_capability_is_protocol_error(self) -> bool {
+        self >= ProtocolVersion::V2026_07_28
+    }
+
+    /// `resultType` and the server's `_meta` on every result (2026-07-28 on, changelog
+    /// major #8).
+    pub fn has_result_type(self) -> bool {
+        self >= ProtocolVersion::V2026_07_28
+    }
+
+    /// Whether an `outputSchema` may have any root and `structuredContent` be any JSON value
+    /// (2026-07-28 on, SEP-2106). Before, both are objects: a schema of another root is
+    /// wrapped as the `result` property of an object, and the value travels as
+    /// `{"result": value}`.
+    pub fn output_may_be_any_value(self) -> bool {
+        self >= ProtocolVersion::V2026_07_28
+    }
 }
 
 impl fmt::Display for ProtocolVersion {
@@ -188,5 +251,27 @@ mod tests {
         assert!(V2025_06_18.has_structured_output());
         assert!(!V2025_06_18.invalid_arguments_are_tool_errors());
         assert!(V2025_11_25.invalid_arguments_are_tool_errors());
+        assert_eq!(
+            ProtocolVersion::ALL.map(ProtocolVersion::has_batches),
+            [false, true, false, false, false]
+        );
+        assert!(!V2025_06_18.has_elicitation_modes());
+        assert!(V2025_11_25.has_elicitation_modes());
+        assert_eq!(
+            ProtocolVersion::ALL.map(ProtocolVersion::has_url_elicitation_id),
+            [false, false, false, true, false]
+        );
+        assert!(!V2025_06_18.has_rich_form_schemas());
+        assert!(V2025_11_25.has_rich_form_schemas());
+        assert!(V2025_11_25.has_roots_list_changed());
+        assert!(!V2026_07_28.has_roots_list_changed());
+        assert!(!V2025_06_18.has_resumable_streams());
+        assert!(V2025_11_25.has_resumable_streams());
+        for v in ProtocolVersion::ALL {
+            let modern = v.era() == Era::Modern;
+            assert_eq!(v.missing_capability_is_protocol_error(), modern);
+            assert_eq!(v.has_result_type(), modern);
+            assert_eq!(v.output_may_be_any_value(), modern);
+        }
     }
 }

@@ -12,7 +12,7 @@ use serde_json::Value;
 use serde_json::value::RawValue;
 
 use crate::protocol::params::SERVER_INFO;
-use crate::protocol::version::{Era, ProtocolVersion};
+use crate::protocol::version::ProtocolVersion;
 
 /// Who the server says it is.
 #[derive(Debug, Clone)]
@@ -136,7 +136,7 @@ impl<'a> Modern<'a> {
     /// The fields for a result of revision `version`; `None` before 2026-07-28. `server_meta`
     /// is [`server_meta`]'s.
     pub(crate) fn of(server_meta: &'a RawValue, version: ProtocolVersion) -> Option<Modern<'a>> {
-        (version.era() == Era::Modern).then_some(Modern {
+        version.has_result_type().then_some(Modern {
             result_type: "complete",
             meta: server_meta,
         })

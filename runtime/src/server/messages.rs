@@ -110,7 +110,8 @@ impl Session {
             let error = RpcError::new(INVALID_REQUEST, format!("Invalid Request: {message}"));
             refuse(None, &error)
         };
-        if self.handshake.get().map(|h| h.version) != Some(ProtocolVersion::V2025_03_26) {
+        let version = self.handshake.get().map(|h| h.version);
+        if !version.is_some_and(ProtocolVersion::has_batches) {
             return reject("batches are accepted only in a session of protocol 2025-03-26");
         }
         let elements: Vec<&RawValue> = match serde_json::from_slice(line) {

@@ -3,7 +3,7 @@
 use serde_json::{Value, json};
 
 use crate::call::ask::Root;
-use crate::protocol::{Era, ProtocolVersion};
+use crate::protocol::ProtocolVersion;
 use crate::transport::memory::Responder;
 
 type Handler = Box<dyn FnMut(&Value) -> Value + Send>;
@@ -72,7 +72,7 @@ impl Answers {
     pub(crate) fn capabilities(&self, revision: ProtocolVersion) -> Value {
         let mut capabilities = json!({});
         if self.elicitation.is_some() {
-            capabilities["elicitation"] = match revision >= ProtocolVersion::V2025_11_25 {
+            capabilities["elicitation"] = match revision.has_elicitation_modes() {
                 true => json!({"form": {}, "url": {}}),
                 false => json!({}),
             };
@@ -81,9 +81,9 @@ impl Answers {
             capabilities["sampling"] = json!({});
         }
         if self.roots.is_some() {
-            capabilities["roots"] = match revision.era() {
-                Era::Legacy => json!({"listChanged": true}),
-                Era::Modern => json!({}),
+            capabilities["roots"] = match revision.has_roots_list_changed() {
+                true => json!({"listChanged": true}),
+                false => json!({}),
             };
         }
         capabilities

@@ -7,7 +7,7 @@ use schemars::{Schema, SchemaGenerator};
 use serde_json::Value;
 use serde_json::value::RawValue;
 
-use crate::protocol::{Era, ProtocolVersion};
+use crate::protocol::ProtocolVersion;
 use crate::tools::constraints::Constraints;
 use crate::tools::headers::{self, ParamHeader};
 use crate::tools::schema::{self, Contract, OutputSchema, SchemaProfile};
@@ -116,17 +116,19 @@ impl Compiled {
     /// The output schema a revision advertises: the natural one on 2026-07-28, an object-rooted
     /// one on 2025-06-18 and 2025-11-25, none before.
     pub(crate) fn output_schema(&self, version: ProtocolVersion) -> Option<&Value> {
+        if !version.has_structured_output() {
+            return None;
+        }
         let output = self.output.as_ref()?;
-        match version.era() {
-            Era::Modern => Some(&output.natural),
-            Era::Legacy if version.has_structured_output() => Some(&output.object),
-            Era::Legacy => None,
+        match version.output_may_be_any_value() {
+            true => Some(&output.natural),
+            false => Some(&output.object),
         }
     }
 
     /// Whether a value travels as `{"result": value}` under `version`.
     pub(crate) fn wraps_output(&self, version: ProtocolVersion) -> bool {
-        version.era() == Era::Legacy && self.output.as_ref().is_some_and(|o| o.wrapped)
+        !version.output_may_be_any_value() && self.output.as_ref().is_some_and(|o| o.wrapped)
     }
 }
 

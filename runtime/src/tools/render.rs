@@ -12,9 +12,9 @@ use serde::Serialize;
 use serde_json::value::RawValue;
 
 use crate::diagnostics;
+use crate::protocol::ProtocolVersion;
 use crate::protocol::jsonrpc::{self, INVALID_PARAMS, MISSING_CLIENT_CAPABILITY, RpcError};
 use crate::protocol::wire::Modern;
-use crate::protocol::{Era, ProtocolVersion};
 use crate::tools::compiled::Compiled;
 use crate::tools::content::Content;
 use crate::tools::output::{JsonText, Repr, ToolOutput};
@@ -89,7 +89,7 @@ pub(crate) fn call_result(
             capability,
             message,
         } => {
-            if version.era() == Era::Modern {
+            if version.missing_capability_is_protocol_error() {
                 return Rendered {
                     line: missing_capability(id, capability, &message),
                     error_code: Some(MISSING_CLIENT_CAPABILITY),

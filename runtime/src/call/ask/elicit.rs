@@ -12,7 +12,6 @@ use crate::call::asking::error::{Answer, AskError};
 use crate::call::asking::form::key_of;
 use crate::call::context::Context;
 use crate::call::inject::{Inject, Requirements};
-use crate::protocol::{Era, ProtocolVersion};
 use crate::tools::ToolOutput;
 
 /// Asks the user, through the client: a form whose fields are `T`'s (`elicitation/create`,
@@ -60,8 +59,7 @@ impl<T: JsonSchema + DeserializeOwned + 'static> Elicit<T> {
 
     /// Whether the client opens URLs for the server (2025-11-25 on).
     pub fn url_supported(&self) -> bool {
-        self.cx.protocol_version() >= ProtocolVersion::V2025_11_25
-            && self.cx.declared("elicitation.url")
+        self.cx.protocol_version().has_elicitation_modes() && self.cx.declared("elicitation.url")
     }
 
     /// Shows the user a form of `T`'s fields with `message`, and returns what they did.
@@ -86,7 +84,7 @@ impl<T: JsonSchema + DeserializeOwned + 'static> Elicit<T> {
             ))
         })?;
         let mut params = json!({"message": message.into(), "requestedSchema": schema});
-        if version >= ProtocolVersion::V2025_11_25 {
+        if version.has_elicitation_modes() {
             params["mode"] = json!("form");
         }
         let name = key_of(type_name::<T>());
@@ -111,7 +109,7 @@ impl<T: JsonSchema + DeserializeOwned + 'static> Elicit<T> {
         }
         let record = self.cx.record();
         let mut params = json!({"mode": "url", "message": message.into(), "url": url.into()});
-        if self.cx.era() == Era::Legacy {
+        if self.cx.protocol_version().has_url_elicitation_id() {
             params["elicitationId"] = json!(elicitation_id());
         }
         let answer = record.ask("url", "elicitation/create", params).await?;

@@ -80,7 +80,7 @@ impl Form {
 
     /// The schema to send in `version`; `None` when the form needs a later revision.
     pub(crate) fn schema_for(&self, version: ProtocolVersion) -> Option<Value> {
-        if version >= ProtocolVersion::V2025_11_25 {
+        if version.has_rich_form_schemas() {
             return Some(self.schema.clone());
         }
         if self.multi_select {

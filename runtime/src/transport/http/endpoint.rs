@@ -182,7 +182,7 @@ impl Endpoint {
     ) -> Response<ResponseBody> {
         let priming = session
             .and_then(HttpSession::version)
-            .is_some_and(|v| v >= ProtocolVersion::V2025_11_25);
+            .is_some_and(ProtocolVersion::has_resumable_streams);
         let records: Vec<Arc<CallRecord>> = match answer {
             Reply::None => return accepted(),
             Reply::Now(line) => {

@@ -156,7 +156,7 @@ impl HttpSession {
     pub(crate) fn open_stream(&self) -> Arc<EventStream> {
         let resumable = self
             .version()
-            .is_some_and(|v| v >= ProtocolVersion::V2025_11_25);
+            .is_some_and(ProtocolVersion::has_resumable_streams);
         if !resumable {
             return EventStream::new(None);
         }
