@@ -1,0 +1,286 @@
+//! Every difference between protocol revisions is a named predicate of `ProtocolVersion`, in
+//! `protocol/version.rs`, so the rules live in one place and read like the changelog. Anywhere
+//! else a revision constant (`ProtocolVersion::V2025_11_25`) may be named, passed or listed, but
+//! not compared: not with `==`, `!=`, `<`, `<=`, `>`, `>=` or a comparing method, not as a
+//! pattern (`match`, `matches!`, `if let`), not as the end of a range and not in an assertion.
+//! Comments and `#[cfg(test)] mod tests` blocks are not read, since tests name revisions freely.
+
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+
+/// The one file that may compare revisions.
+const HOME: &str = "protocol/version.rs";
+
+#[test]
+fn revisions_are_compared_only_in_version_rs() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    collect(&src, &mut files);
+    files.sort();
+    let mut found = Vec::new();
+    for file in &files {
+        let relative = file.strip_prefix(&src).expect("a file under src");
+        if relative == Path::new(HOME) {
+            continue;
+        }
+        let text = std::fs::read_to_string(file).expect("a source file");
+        let lines: Vec<&str> = text.lines().collect();
+        for line in comparisons(&code_of(&text)) {
+            found.push(format!(
+                "src/{}:{line}: {}",
+                relative.display(),
+                lines[line - 1].trim()
+            ));
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "revisions compared outside {HOME} (name the rule as a predicate there):\n{}",
+        found.join("\n")
+    );
+}
+
+#[test]
+fn a_planted_comparison_is_caught() {
+    let code = r#"
+fn rules(version: ProtocolVersion, session: Option<ProtocolVersion>) {
+    let a = version >= ProtocolVersion::V2025_11_25;
+    let b = ProtocolVersion::V2025_06_18 < version;
+    let c = session != Some(ProtocolVersion::V2025_03_26);
+    let d = matches!(version, ProtocolVersion::V2025_03_26 | ProtocolVersion::V2025_06_18);
+    match version {
+        ProtocolVersion::V2024_11_05 => {}
+        _ => {}
+    }
+    if let Some(crate::protocol::ProtocolVersion::V2026_07_28) = session {}
+    let e = version.cmp(&ProtocolVersion::V2025_06_18);
+    let f = (ProtocolVersion::V2025_03_26..).contains(&version);
+    assert_eq!(version, V2025_11_25);
+    let g = version == V2025_11_25;
+}
+"#;
+    assert_eq!(comparisons(code), [3, 4, 5, 6, 8, 11, 12, 13, 14, 15]);
+}
+
+#[test]
+fn naming_a_revision_is_not_comparing_it() {
+    let code = r#"
+pub const LATEST: ProtocolVersion = ProtocolVersion::V2025_11_25;
+fn uses(version: ProtocolVersion) -> Client {
+    let revisions = [ProtocolVersion::V2025_06_18, ProtocolVersion::V2026_07_28];
+    let fallback = version.max_known().unwrap_or(ProtocolVersion::V2025_11_25);
+    let record = Record { version: ProtocolVersion::V2025_11_25, ..Record::default() };
+    let chosen = match era { Era::Legacy => ProtocolVersion::V2025_11_25, Era::Modern => LATEST };
+    let later = revisions.iter().map(|_| ProtocolVersion::V2026_07_28);
+    if version.has_batches() && version >= minimum {}
+    Client::connect(server, ProtocolVersion::V2026_07_28)
+}
+// version >= ProtocolVersion::V2025_11_25 in a comment
+#[cfg(test)]
+mod tests {
+    fn t() { assert!(ProtocolVersion::V2025_06_18 < ProtocolVersion::V2025_11_25); }
+}
+"#;
+    assert_eq!(comparisons(&code_of(code)), [] as [usize; 0]);
+}
+
+/// The lines (from 1) of `code` that compare a revision constant.
+fn comparisons(code: &str) -> Vec<usize> {
+    let tested = macro_spans(code);
+    let mut lines: Vec<usize> = constants(code)
+        .into_iter()
+        .filter(|span| {
+            tested.iter().any(|m| m.contains(&span.start))
+                || compared_before(&code[..span.start])
+                || compared_after(&code[span.end..])
+        })
+        .map(|span| code[..span.start].matches('\n').count() + 1)
+        .collect();
+    lines.dedup();
+    lines
+}
+
+/// Every revision constant (`V2025_11_25`), with the path before it (`ProtocolVersion::`).
+fn constants(code: &str) -> Vec<Range<usize>> {
+    let ident = |c: char| c.is_alphanumeric() || c == '_';
+    let mut found = Vec::new();
+    let mut at = 0;
+    while let Some(offset) = code[at..].find('V') {
+        let start = at + offset;
+        let end = code[start..]
+            .find(|c: char| !ident(c))
+            .map_or(code.len(), |n| start + n);
+        at = end.max(start + 1);
+        if code[..start].ends_with(ident) || !is_revision(&code[start..end]) {
+            continue;
+        }
+        // The path before it: `ProtocolVersion::`, `crate::protocol::ProtocolVersion::`.
+        let mut from = start;
+        while code[..from].ends_with("::") {
+            let head = &code[..from - 2];
+            let name = head.len() - head.trim_end_matches(ident).len();
+            if name == 0 {
+                break;
+            }
+            from -= 2 + name;
+        }
+        found.push(from..end);
+    }
+    found
+}
+
+/// `V` and a date as `yyyy_mm_dd`.
+fn is_revision(name: &str) -> bool {
+    let b = name.as_bytes();
+    b.len() == 11
+        && b[0] == b'V'
+        && [5, 8].iter().all(|&i| b[i] == b'_')
+        && [1, 2, 3, 4, 6, 7, 9, 10]
+            .iter()
+            .all(|&i| b[i].is_ascii_digit())
+}
+
+/// Methods that compare their receiver with their argument.
+const COMPARING: &[&str] = &[
+    "cmp",
+    "partial_cmp",
+    "eq",
+    "ne",
+    "lt",
+    "le",
+    "gt",
+    "ge",
+    "max",
+    "min",
+    "clamp",
+];
+
+/// Whether the code just before a constant compares it: an operator, a range, `let` (a pattern)
+/// or a comparing method, through `&`, `Some(` and parentheses.
+fn compared_before(before: &str) -> bool {
+    let mut rest = before.trim_end();
+    loop {
+        if let Some(r) = rest.strip_suffix('&') {
+            rest = r.trim_end();
+        } else if let Some(r) = rest.strip_suffix("Some(") {
+            rest = r.trim_end();
+        } else if let Some(r) = rest.strip_suffix('(')
+            && !COMPARING.iter().any(|m| r.ends_with(&format!(".{m}")))
+        {
+            rest = r.trim_end();
+        } else {
+            break;
+        }
+    }
+    let word = |w: &str| {
+        rest.strip_suffix(w)
+            .is_some_and(|r| !r.ends_with(|c: char| c.is_alphanumeric() || c == '_'))
+    };
+    ["==", "!=", "<=", ">=", ".."]
+        .iter()
+        .any(|op| rest.ends_with(op))
+        || (rest.ends_with('<') && !rest.ends_with("<<"))
+        || (rest.ends_with('>') && !rest.ends_with("=>") && !rest.ends_with("->"))
+        || word("let")
+        || COMPARING.iter().any(|m| rest.ends_with(&format!(".{m}(")))
+}
+
+/// Whether the code just after a constant compares it: an operator, a range, a pattern's `|`,
+/// `=>` or guard, or a comparing method.
+fn compared_after(after: &str) -> bool {
+    let rest = after.trim_start();
+    ["==", "!=", "<=", ">=", "..", "=>", "<", ">"]
+        .iter()
+        .any(|op| rest.starts_with(op))
+        || (rest.starts_with('|') && !rest.starts_with("||"))
+        || rest
+            .strip_prefix("if")
+            .is_some_and(|r| r.starts_with(char::is_whitespace))
+        || COMPARING
+            .iter()
+            .any(|m| rest.starts_with(&format!(".{m}(")))
+}
+
+/// What `matches!` tests against (after its first comma) and what an assertion compares (all
+/// of its arguments).
+fn macro_spans(code: &str) -> Vec<Range<usize>> {
+    let mut spans = Vec::new();
+    for name in [
+        "matches!(",
+        "assert_eq!(",
+        "assert_ne!(",
+        "debug_assert_eq!(",
+        "debug_assert_ne!(",
+    ] {
+        let mut at = 0;
+        while let Some(offset) = code[at..].find(name) {
+            let open = at + offset + name.len();
+            at = open;
+            let close = open + closing(&code[open..]);
+            let from = match name {
+                "matches!(" => open + first_comma(&code[open..close]),
+                _ => open,
+            };
+            spans.push(from..close);
+        }
+    }
+    spans
+}
+
+/// The offset of the `)` that closes an already opened parenthesis.
+fn closing(text: &str) -> usize {
+    let mut depth = 0;
+    for (i, c) in text.char_indices() {
+        match c {
+            '(' | '[' | '{' => depth += 1,
+            ')' | ']' | '}' if depth == 0 => return i,
+            ')' | ']' | '}' => depth -= 1,
+            _ => {}
+        }
+    }
+    text.len()
+}
+
+/// The offset of the first comma outside brackets.
+fn first_comma(text: &str) -> usize {
+    let mut depth = 0;
+    for (i, c) in text.char_indices() {
+        match c {
+            '(' | '[' | '{' => depth += 1,
+            ')' | ']' | '}' => depth -= 1,
+            ',' if depth == 0 => return i,
+            _ => {}
+        }
+    }
+    text.len()
+}
+
+fn collect(dir: &Path, files: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).expect("a source folder") {
+        let path = entry.expect("an entry").path();
+        if path.is_dir() {
+            collect(&path, files);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            files.push(path);
+        }
+    }
+}
+
+/// The code of a file, line for line: comments blanked, and its `#[cfg(test)] mod tests`
+/// block left out.
+fn code_of(text: &str) -> String {
+    let text = match text
+        .find("#[cfg(test)]\nmod tests")
+        .or_else(|| text.find("#[cfg(test)]\npub(crate) mod tests"))
+    {
+        Some(at) => &text[..at],
+        None => text,
+    };
+    text.lines()
+        .map(|line| match line.find("//") {
+            Some(at) => &line[..at],
+            None => line,
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
