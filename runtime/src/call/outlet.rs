@@ -20,6 +20,7 @@ use tokio::sync::oneshot;
 
 use crate::call::extensions::Extensions;
 use crate::protocol::id::{IdHashing, IdKey};
+use crate::protocol::jsonrpc::ErrorCode;
 
 /// Where a transport takes the lines of one request (or a whole connection). Sending to a
 /// client that is gone does nothing: there is no one left to tell.
@@ -31,7 +32,7 @@ pub(crate) trait Sink: Send + Sync + 'static {
     /// follows for it. A transport with a stream per request ends the stream here. An answer
     /// that is an error response comes with its code (a transport may give some codes a
     /// status of their own).
-    fn finish(&self, answer: Option<Vec<u8>>, _error_code: Option<i32>) {
+    fn finish(&self, answer: Option<Vec<u8>>, _error_code: Option<ErrorCode>) {
         if let Some(line) = answer {
             self.send(line);
         }
@@ -99,7 +100,7 @@ impl<S: Sink> Sink for Named<S> {
         self.sink.send(line);
     }
 
-    fn finish(&self, answer: Option<Vec<u8>>, error_code: Option<i32>) {
+    fn finish(&self, answer: Option<Vec<u8>>, error_code: Option<ErrorCode>) {
         self.sink.finish(answer, error_code);
     }
 
@@ -152,7 +153,7 @@ impl Outlet {
         self.sink.send(line);
     }
 
-    pub(crate) fn finish(&self, answer: Option<Vec<u8>>, error_code: Option<i32>) {
+    pub(crate) fn finish(&self, answer: Option<Vec<u8>>, error_code: Option<ErrorCode>) {
         self.sink.finish(answer, error_code);
     }
 
@@ -257,7 +258,7 @@ impl Peer {
             Ok(result) => ClientReply::Result(result.to_owned()),
             Err(error) => {
                 ClientReply::Error(serde_json::from_str(error.get()).unwrap_or(ClientError {
-                    code: crate::protocol::jsonrpc::INTERNAL_ERROR.into(),
+                    code: ErrorCode::InternalError.as_i64(),
                     message: format!("the client answered with a malformed error: {error}"),
                     data: None,
                 }))

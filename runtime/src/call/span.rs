@@ -19,6 +19,7 @@ use serde_json::value::RawValue;
 use tracing::field::Empty;
 
 use crate::protocol::ProtocolVersion;
+use crate::protocol::jsonrpc::ErrorCode;
 
 /// One request's span and when it began.
 #[derive(Clone)]
@@ -38,7 +39,7 @@ pub(crate) enum Outcome {
     /// A 2026-07-28 round that ended on asks (`input_required`).
     InputRequired,
     /// A JSON-RPC error, with its code.
-    Error(i32),
+    Error(ErrorCode),
     /// Cancelled by the client: no answer.
     Cancelled,
 }
@@ -107,7 +108,7 @@ impl RequestSpan {
             Outcome::ToolError => "tool_error",
             Outcome::InputRequired => "input_required",
             Outcome::Error(code) => {
-                span.record("error.code", code);
+                span.record("error.code", code.as_i64());
                 span.record("otel.status_code", "ERROR");
                 "error"
             }

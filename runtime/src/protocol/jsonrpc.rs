@@ -3,58 +3,186 @@
 //! Incoming messages are parsed with borrowed fields: the id and the params stay raw JSON slices
 //! of the line, so an id is echoed byte-for-byte and params are deserialized once, straight into
 //! the type that needs them.
+//!
+//! The errors the server answers with are `ProtocolError`s, made by one constructor per kind
+//! that writes the code (`ErrorCode`) and the standard beginning of the message
+//! (`Invalid params: `, `Method not found: `...), so that no caller spells either.
 
 use std::borrow::Cow;
+use std::fmt;
 
-use serde::{Deserialize, Deserializer, Serialize};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::value::RawValue;
 
 use crate::protocol::params::{Params, borrowed};
+use crate::protocol::version::ProtocolVersion;
 
-/// Invalid JSON was received.
-pub(crate) const PARSE_ERROR: i32 = -32700;
-/// The JSON sent is not a valid request object.
-pub(crate) const INVALID_REQUEST: i32 = -32600;
-/// The method does not exist or is not available.
-pub(crate) const METHOD_NOT_FOUND: i32 = -32601;
-/// Invalid method parameters (also: unknown tool).
-pub(crate) const INVALID_PARAMS: i32 = -32602;
-/// Internal JSON-RPC error.
-pub(crate) const INTERNAL_ERROR: i32 = -32603;
-
-/// A 2026-07-28 HTTP request's headers disagree with its body.
-#[cfg(feature = "http")]
-pub(crate) const HEADER_MISMATCH: i32 = -32020;
-/// A 2026-07-28 request needs a client capability its client did not declare.
-pub(crate) const MISSING_CLIENT_CAPABILITY: i32 = -32021;
-/// The protocol revision a 2026-07-28 request named is not one the server speaks.
-pub(crate) const UNSUPPORTED_PROTOCOL_VERSION: i32 = -32022;
-
-/// A JSON-RPC error object, before it is given an id.
-#[derive(Debug, Clone, PartialEq)]
-pub(crate) struct RpcError {
-    /// One of the codes above.
-    pub(crate) code: i32,
-    /// A concise, single-sentence description.
-    pub(crate) message: String,
-    /// Details for the client to act on.
-    pub(crate) data: Option<serde_json::Value>,
+/// The code of an error the server answers with: JSON-RPC 2.0's own, and those the protocol
+/// defines (2026-07-28). It is written as its integer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) enum ErrorCode {
+    /// `-32700`: invalid JSON was received.
+    ParseError = -32700,
+    /// `-32600`: the JSON sent is not a valid request object.
+    InvalidRequest = -32600,
+    /// `-32601`: the method does not exist or is not available.
+    MethodNotFound = -32601,
+    /// `-32602`: invalid method parameters (also: an unknown tool).
+    InvalidParams = -32602,
+    /// `-32603`: an internal error.
+    InternalError = -32603,
+    /// `-32020` (HeaderMismatch): a 2026-07-28 HTTP request's headers disagree with its body.
+    #[cfg(feature = "http")]
+    HeaderMismatch = -32020,
+    /// `-32021` (MissingRequiredClientCapability): a 2026-07-28 request needs a client
+    /// capability its client did not declare.
+    MissingClientCapability = -32021,
+    /// `-32022` (UnsupportedProtocolVersion): the revision a 2026-07-28 request named is not
+    /// one the server speaks.
+    UnsupportedProtocolVersion = -32022,
 }
 
-impl RpcError {
-    /// An error with the given code and message.
-    pub(crate) fn new(code: i32, message: impl Into<String>) -> RpcError {
-        RpcError {
+impl ErrorCode {
+    /// The code as a number, as it is written.
+    pub(crate) const fn as_i64(self) -> i64 {
+        self as i64
+    }
+}
+
+impl Serialize for ErrorCode {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_i64(self.as_i64())
+    }
+}
+
+/// A JSON-RPC error object the server answers with, before it is given an id (a protocol
+/// error, as opposed to a tool's error result). Each kind has its constructor, which writes the
+/// code and the standard beginning of the message.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub(crate) struct ProtocolError {
+    code: ErrorCode,
+    /// A concise, single-sentence description.
+    message: String,
+    /// Details for the client to act on.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    data: Option<serde_json::Value>,
+}
+
+impl ProtocolError {
+    fn new(code: ErrorCode, message: String) -> ProtocolError {
+        ProtocolError {
             code,
-            message: message.into(),
+            message,
             data: None,
         }
     }
 
+    /// `-32700`, "Parse error: " and `detail`.
+    pub(crate) fn parse_error(detail: impl fmt::Display) -> ProtocolError {
+        Self::new(ErrorCode::ParseError, format!("Parse error: {detail}"))
+    }
+
+    /// `-32600`, "Invalid Request: " and `detail`.
+    pub(crate) fn invalid_request(detail: impl fmt::Display) -> ProtocolError {
+        Self::new(
+            ErrorCode::InvalidRequest,
+            format!("Invalid Request: {detail}"),
+        )
+    }
+
+    /// `-32601`, "Method not found: " and the method.
+    pub(crate) fn method_not_found(method: &str) -> ProtocolError {
+        Self::new(
+            ErrorCode::MethodNotFound,
+            format!("Method not found: {method}"),
+        )
+    }
+
+    /// `-32602`, "Invalid params: " and `detail`.
+    pub(crate) fn invalid_params(detail: impl fmt::Display) -> ProtocolError {
+        Self::new(
+            ErrorCode::InvalidParams,
+            format!("Invalid params: {detail}"),
+        )
+    }
+
+    /// `-32602` for arguments that did not bind, where the revision makes that a protocol
+    /// error: the binding's own description (`invalid arguments: …`).
+    pub(crate) fn invalid_arguments(description: String) -> ProtocolError {
+        Self::new(ErrorCode::InvalidParams, description)
+    }
+
+    /// `-32602` for a tool the caller cannot call: "Unknown tool: " and its name.
+    pub(crate) fn unknown_tool(name: &str) -> ProtocolError {
+        Self::new(ErrorCode::InvalidParams, format!("Unknown tool: {name}"))
+    }
+
+    /// `-32603`, "Internal error: " and `detail`.
+    pub(crate) fn internal(detail: impl fmt::Display) -> ProtocolError {
+        Self::new(
+            ErrorCode::InternalError,
+            format!("Internal error: {detail}"),
+        )
+    }
+
+    /// `-32021`: the request cannot go on without `capability` (a path like `elicitation.url`),
+    /// which `data.requiredCapabilities` names as an object; "Missing required client
+    /// capability: " and `detail`.
+    pub(crate) fn missing_client_capability(capability: &str, detail: &str) -> ProtocolError {
+        let mut required = serde_json::json!({});
+        let mut node = &mut required;
+        for step in capability.split('.') {
+            node = &mut node[step];
+            *node = serde_json::json!({});
+        }
+        Self::new(
+            ErrorCode::MissingClientCapability,
+            format!("Missing required client capability: {detail}"),
+        )
+        .with_data(serde_json::json!({"requiredCapabilities": required}))
+    }
+
+    /// `-32022`: the request named the revision `requested`, and the server speaks `supported`
+    /// (listed in `data`, with the one requested).
+    pub(crate) fn unsupported_protocol_version(
+        requested: &str,
+        supported: &[ProtocolVersion],
+    ) -> ProtocolError {
+        let supported: Vec<&str> = supported.iter().map(|v| v.as_str()).collect();
+        Self::new(
+            ErrorCode::UnsupportedProtocolVersion,
+            "Unsupported protocol version".to_owned(),
+        )
+        .with_data(serde_json::json!({"supported": supported, "requested": requested}))
+    }
+
     /// The same error, with `data`.
-    pub(crate) fn with_data(mut self, data: serde_json::Value) -> RpcError {
+    pub(crate) fn with_data(mut self, data: serde_json::Value) -> ProtocolError {
         self.data = Some(data);
         self
+    }
+
+    /// The error's code.
+    pub(crate) fn code(&self) -> ErrorCode {
+        self.code
+    }
+}
+
+/// The errors only the HTTP transport answers with.
+#[cfg(feature = "http")]
+impl ProtocolError {
+    /// `-32020`, "Header mismatch: " and `detail`.
+    pub(crate) fn header_mismatch(detail: impl fmt::Display) -> ProtocolError {
+        Self::new(
+            ErrorCode::HeaderMismatch,
+            format!("Header mismatch: {detail}"),
+        )
+    }
+
+    /// `-32600` for a request the transport refuses before it reads a message: the refusal's
+    /// name (an HTTP status's reason phrase, like `Not Found`), ": " and `detail`.
+    pub(crate) fn refused(reason: &str, detail: impl fmt::Display) -> ProtocolError {
+        Self::new(ErrorCode::InvalidRequest, format!("{reason}: {detail}"))
     }
 }
 
@@ -150,7 +278,7 @@ pub(crate) enum Message<'a> {
         /// The id of the offending request, when it could be read and is valid.
         id: Option<&'a RawValue>,
         /// The error to answer with.
-        error: RpcError,
+        error: ProtocolError,
     },
 }
 
@@ -161,15 +289,14 @@ pub(crate) fn classify(line: &[u8]) -> Message<'_> {
     let Ok(line) = std::str::from_utf8(line) else {
         return invalid(
             None,
-            PARSE_ERROR,
-            "Parse error: the message is not valid UTF-8",
+            ProtocolError::parse_error("the message is not valid UTF-8"),
         );
     };
     let first = line.bytes().find(|b| !b.is_ascii_whitespace());
     if first == Some(b'[') {
         return match serde_json::from_str::<&RawValue>(line) {
             Ok(_) => Message::Batch,
-            Err(e) => invalid(None, PARSE_ERROR, format!("Parse error: {e}")),
+            Err(e) => invalid(None, ProtocolError::parse_error(e)),
         };
     }
     // One pass over the line for a well-formed message; only a malformed one is read again,
@@ -184,23 +311,22 @@ pub(crate) fn classify(line: &[u8]) -> Message<'_> {
         Err(e) if e.is_data() && first != Some(b'{') => {
             return invalid(
                 None,
-                INVALID_REQUEST,
-                "Invalid Request: a message is a JSON object",
+                ProtocolError::invalid_request("a message is a JSON object"),
             );
         }
         Err(e) if e.is_data() => {
-            return invalid(None, INVALID_REQUEST, format!("Invalid Request: {e}"));
+            return invalid(None, ProtocolError::invalid_request(e));
         }
-        Err(e) => return invalid(None, PARSE_ERROR, format!("Parse error: {e}")),
+        Err(e) => return invalid(None, ProtocolError::parse_error(e)),
     };
     validate(envelope, |params| {
         match params.filter(|p| p.get() != "null") {
             None => Ok(Params::default()),
             Some(p) if !p.get().starts_with('{') => {
-                Err("Invalid params: `params` must be an object".to_owned())
+                Err(ProtocolError::invalid_params("`params` must be an object"))
             }
             Some(p) => serde_json::from_str(p.get())
-                .map_err(|e| format!("Invalid params: {}", without_position(&e))),
+                .map_err(|e| ProtocolError::invalid_params(without_position(&e))),
         }
     })
 }
@@ -208,7 +334,7 @@ pub(crate) fn classify(line: &[u8]) -> Message<'_> {
 /// What an envelope is, once its params are read by `params`.
 fn validate<'a, P>(
     envelope: Envelope<'a, P>,
-    params: impl FnOnce(Option<P>) -> Result<Params<'a>, String>,
+    params: impl FnOnce(Option<P>) -> Result<Params<'a>, ProtocolError>,
 ) -> Message<'a> {
     let Some(method) = envelope.method else {
         let outcome = match (envelope.result, envelope.error) {
@@ -223,7 +349,7 @@ fn validate<'a, P>(
             };
         }
         let id = envelope.id.filter(|id| valid_id(id));
-        return invalid(id, INVALID_REQUEST, "Invalid Request: no `method`");
+        return invalid(id, ProtocolError::invalid_request("no `method`"));
     };
     let Some(id) = envelope.id else {
         if envelope.jsonrpc.as_deref() != Some("2.0") {
@@ -236,20 +362,18 @@ fn validate<'a, P>(
     if !valid_id(id) {
         return invalid(
             None,
-            INVALID_REQUEST,
-            "Invalid Request: `id` must be a string or an integer",
+            ProtocolError::invalid_request("`id` must be a string or an integer"),
         );
     }
     if envelope.jsonrpc.as_deref() != Some("2.0") {
         return invalid(
             Some(id),
-            INVALID_REQUEST,
-            "Invalid Request: `jsonrpc` must be \"2.0\"",
+            ProtocolError::invalid_request("`jsonrpc` must be \"2.0\""),
         );
     }
     match params(envelope.params) {
         Ok(params) => Message::Request { id, method, params },
-        Err(message) => invalid(Some(id), INVALID_PARAMS, message),
+        Err(error) => invalid(Some(id), error),
     }
 }
 
@@ -263,11 +387,8 @@ pub(crate) fn without_position(e: &serde_json::Error) -> String {
     }
 }
 
-fn invalid(id: Option<&RawValue>, code: i32, message: impl Into<String>) -> Message<'_> {
-    Message::Invalid {
-        id,
-        error: RpcError::new(code, message),
-    }
+fn invalid(id: Option<&RawValue>, error: ProtocolError) -> Message<'_> {
+    Message::Invalid { id, error }
 }
 
 /// MCP ids are strings or integers; `null`, fractions, booleans and containers are not ids.
@@ -281,15 +402,7 @@ fn valid_id(id: &RawValue) -> bool {
 struct ErrorOut<'a> {
     jsonrpc: &'static str,
     id: Option<&'a RawValue>,
-    error: ErrorBody<'a>,
-}
-
-#[derive(Serialize)]
-struct ErrorBody<'a> {
-    code: i32,
-    message: &'a str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    data: Option<&'a serde_json::Value>,
+    error: &'a ProtocolError,
 }
 
 // Lines are written with their constant parts as bytes: serde would escape each constant key
@@ -341,16 +454,12 @@ pub(crate) fn result_line_with(
 
 /// One error response line (newline included). Without an id (it could not be read) the
 /// id is `null`, as JSON-RPC 2.0 asks and every revision's schema accepts.
-pub(crate) fn error_line(id: Option<&RawValue>, error: &RpcError) -> Vec<u8> {
+pub(crate) fn error_line(id: Option<&RawValue>, error: &ProtocolError) -> Vec<u8> {
     let mut out = Vec::with_capacity(96);
     let msg = ErrorOut {
         jsonrpc: "2.0",
         id,
-        error: ErrorBody {
-            code: error.code,
-            message: &error.message,
-            data: error.data.as_ref(),
-        },
+        error,
     };
     serde_json::to_writer(&mut out, &msg).expect("an error serializes");
     out.push(b'\n');
@@ -361,9 +470,9 @@ pub(crate) fn error_line(id: Option<&RawValue>, error: &RpcError) -> Vec<u8> {
 mod tests {
     use super::*;
 
-    fn code_of(line: &str) -> i32 {
+    fn code_of(line: &str) -> ErrorCode {
         match classify(line.as_bytes()) {
-            Message::Invalid { error, .. } => error.code,
+            Message::Invalid { error, .. } => error.code(),
             other => panic!("expected an error for {line}, got {other:?}"),
         }
     }
@@ -410,32 +519,35 @@ mod tests {
 
     #[test]
     fn malformed_messages() {
-        assert_eq!(code_of("not json"), PARSE_ERROR);
+        assert_eq!(code_of("not json"), ErrorCode::ParseError);
         assert_eq!(
             code_of(r#"{"jsonrpc":"2.0","id":1,"method":"ping""#),
-            PARSE_ERROR
+            ErrorCode::ParseError
         );
         assert_eq!(
             code_of(r#"{"jsonrpc":"2.0","id":null,"method":"ping"}"#),
-            INVALID_REQUEST
+            ErrorCode::InvalidRequest
         );
         assert_eq!(
             code_of(r#"{"jsonrpc":"2.0","id":1.5,"method":"ping"}"#),
-            INVALID_REQUEST
+            ErrorCode::InvalidRequest
         );
         assert_eq!(
             code_of(r#"{"jsonrpc":"1.0","id":1,"method":"ping"}"#),
-            INVALID_REQUEST
+            ErrorCode::InvalidRequest
         );
         assert_eq!(
             code_of(r#"{"jsonrpc":"2.0","id":1,"method":7}"#),
-            INVALID_REQUEST
+            ErrorCode::InvalidRequest
         );
-        assert_eq!(code_of(r#"{"jsonrpc":"2.0","id":1}"#), INVALID_REQUEST);
-        assert_eq!(code_of("42"), INVALID_REQUEST);
+        assert_eq!(
+            code_of(r#"{"jsonrpc":"2.0","id":1}"#),
+            ErrorCode::InvalidRequest
+        );
+        assert_eq!(code_of("42"), ErrorCode::InvalidRequest);
         assert_eq!(
             code_of(r#"{"jsonrpc":"2.0","id":1,"method":"x","params":[1]}"#),
-            INVALID_PARAMS
+            ErrorCode::InvalidParams
         );
     }
 
@@ -447,10 +559,54 @@ mod tests {
             line,
             b"{\"jsonrpc\":\"2.0\",\"id\":\"x\\u0041\",\"result\":{}}\n"
         );
-        let line = error_line(None, &RpcError::new(PARSE_ERROR, "Parse error"));
+        let line = error_line(None, &ProtocolError::parse_error("no JSON"));
         assert_eq!(
             String::from_utf8(line).unwrap(),
-            "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32700,\"message\":\"Parse error\"}}\n"
+            "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32700,\"message\":\"Parse error: no JSON\"}}\n"
+        );
+    }
+
+    #[test]
+    fn each_kind_writes_its_code_and_prefix() {
+        let id: &RawValue = serde_json::from_str("7").unwrap();
+        let line = |error: ProtocolError| {
+            let line = error_line(Some(id), &error);
+            let value: serde_json::Value = serde_json::from_slice(&line).unwrap();
+            (
+                value["error"]["code"].as_i64().unwrap(),
+                value["error"]["message"].clone(),
+            )
+        };
+        assert_eq!(
+            line(ProtocolError::invalid_request("x")),
+            (-32600, "Invalid Request: x".into())
+        );
+        assert_eq!(
+            line(ProtocolError::method_not_found("x")),
+            (-32601, "Method not found: x".into())
+        );
+        assert_eq!(
+            line(ProtocolError::invalid_params("x")),
+            (-32602, "Invalid params: x".into())
+        );
+        assert_eq!(
+            line(ProtocolError::unknown_tool("x")),
+            (-32602, "Unknown tool: x".into())
+        );
+        assert_eq!(
+            line(ProtocolError::internal("x")),
+            (-32603, "Internal error: x".into())
+        );
+        let error = ProtocolError::missing_client_capability("elicitation.url", "x");
+        assert_eq!(
+            String::from_utf8(error_line(Some(id), &error)).unwrap(),
+            "{\"jsonrpc\":\"2.0\",\"id\":7,\"error\":{\"code\":-32021,\"message\":\"Missing required client capability: x\",\"data\":{\"requiredCapabilities\":{\"elicitation\":{\"url\":{}}}}}}\n"
+        );
+        let error =
+            ProtocolError::unsupported_protocol_version("1999-01-01", &ProtocolVersion::MODERN);
+        assert_eq!(
+            String::from_utf8(error_line(Some(id), &error)).unwrap(),
+            "{\"jsonrpc\":\"2.0\",\"id\":7,\"error\":{\"code\":-32022,\"message\":\"Unsupported protocol version\",\"data\":{\"supported\":[\"2026-07-28\"],\"requested\":\"1999-01-01\"}}}\n"
         );
     }
 }

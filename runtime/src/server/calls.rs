@@ -19,7 +19,7 @@ use crate::call::record::CallRecord;
 use crate::call::span::CallSpan;
 use crate::call::spec::Invocation;
 use crate::protocol::id::IdKey;
-use crate::protocol::jsonrpc::{INTERNAL_ERROR, INVALID_PARAMS, RpcError};
+use crate::protocol::jsonrpc::ProtocolError;
 use crate::protocol::params::{Meta, Params};
 use crate::protocol::{Era, Level, ProtocolVersion};
 use crate::run::call::Call;
@@ -30,7 +30,7 @@ use crate::run::workers::Threads;
 use crate::server::batch::Batch;
 use crate::server::delivery::Delivery;
 use crate::server::registry::Registry;
-use crate::server::reply::{Reply, id_in_use, invalid_params, log_level};
+use crate::server::reply::{Reply, id_in_use, log_level};
 use crate::server::session::{RequestScope, Session};
 use crate::tools::binding::Arguments;
 
@@ -44,7 +44,7 @@ impl Session {
         meta: &Meta<'_>,
         scope: RequestScope<'_>,
         batch: Option<&Arc<Batch>>,
-    ) -> Result<Reply, RpcError> {
+    ) -> Result<Reply, ProtocolError> {
         let registry = self.engine.registry();
         let (tool, arguments) = self.find(&registry, params, scope)?;
         let (threads, admitted) = self.admit()?;
@@ -77,20 +77,22 @@ impl Session {
         registry: &Registry,
         params: &Params<'_>,
         scope: RequestScope<'_>,
-    ) -> Result<(Arc<ServedTool>, Arguments), RpcError> {
+    ) -> Result<(Arc<ServedTool>, Arguments), ProtocolError> {
         let engine = &self.engine;
         let name = params
             .name
             .as_deref()
-            .ok_or_else(|| invalid_params("missing field `name`"))?;
+            .ok_or_else(|| ProtocolError::invalid_params("missing field `name`"))?;
         // A tool the caller may not see is as unknown as one that does not exist.
         let tool = registry
             .find(name)
             .filter(|tool| engine.visible(tool.spec, scope.outlet))
-            .ok_or_else(|| RpcError::new(INVALID_PARAMS, format!("Unknown tool: {name}")))?;
+            .ok_or_else(|| ProtocolError::unknown_tool(name))?;
         let arguments = match params.arguments.filter(|a| a.get() != "null") {
             Some(a) if !a.get().starts_with('{') => {
-                return Err(invalid_params("`arguments` must be an object"));
+                return Err(ProtocolError::invalid_params(
+                    "`arguments` must be an object",
+                ));
             }
             a => Arguments::new(a.map(RawValue::to_owned))
                 .constrained(tool.compiled.constraints.clone())
@@ -105,23 +107,17 @@ impl Session {
 
     /// Admits one more call: the threads tools run on (started by the first call), and a place
     /// under the server's cap.
-    fn admit(&self) -> Result<(Arc<Threads>, Admitted), RpcError> {
+    fn admit(&self) -> Result<(Arc<Threads>, Admitted), ProtocolError> {
         let engine = &self.engine;
         let threads = engine.workers.get().map_err(|e| {
-            RpcError::new(
-                INTERNAL_ERROR,
-                format!("Internal error: cannot start the threads tools run on: {e}"),
-            )
+            ProtocolError::internal(format_args!("cannot start the threads tools run on: {e}"))
         })?;
         let limit = engine.limits.max_in_flight;
         let admitted = engine.in_flight.try_enter(limit).ok_or_else(|| {
-            RpcError::new(
-                INTERNAL_ERROR,
-                format!(
-                    "Internal error: {limit} calls are already running, the most this server \
-                     runs at once; retry when one has finished"
-                ),
-            )
+            ProtocolError::internal(format_args!(
+                "{limit} calls are already running, the most this server runs at once; retry \
+                 when one has finished"
+            ))
         })?;
         Ok((Arc::clone(threads), admitted))
     }
@@ -137,7 +133,7 @@ impl Session {
         scope: RequestScope<'_>,
         tool: &ServedTool,
         registry: &Registry,
-    ) -> Result<Arc<CallRecord>, RpcError> {
+    ) -> Result<Arc<CallRecord>, ProtocolError> {
         let (client, log_threshold) = self.client_of(version, meta)?;
         let asking = match tool.asks {
             true => Some(Box::new(self.asking(
@@ -174,7 +170,7 @@ impl Session {
         &self,
         version: ProtocolVersion,
         meta: &Meta<'_>,
-    ) -> Result<(ClientSource, Option<Level>), RpcError> {
+    ) -> Result<(ClientSource, Option<Level>), ProtocolError> {
         Ok(match version.era() {
             Era::Modern => (
                 ClientSource::Request(OnceLock::new()),
@@ -206,7 +202,7 @@ impl Session {
         tool: &str,
         params: &Params<'_>,
         registry: &Registry,
-    ) -> Result<Asking, RpcError> {
+    ) -> Result<Asking, ProtocolError> {
         let engine = &self.engine;
         let forms = Arc::clone(&registry.forms);
         if version.era() == Era::Legacy {
@@ -223,10 +219,9 @@ impl Session {
             None => Map::new(),
             Some(state) => {
                 let refused = |reason: &str| {
-                    RpcError::new(
-                        INVALID_PARAMS,
-                        format!("Invalid params: the requestState is refused: {reason}"),
-                    )
+                    ProtocolError::invalid_params(format_args!(
+                        "the requestState is refused: {reason}"
+                    ))
                     .with_data(json!({"reason": "invalid_request_state"}))
                 };
                 let state: String =
@@ -239,11 +234,11 @@ impl Session {
         };
         if let Some(responses) = params.input_responses {
             let responses: Map<String, Value> = serde_json::from_str(responses.get())
-                .map_err(|_| invalid_params("`inputResponses` must be an object"))?;
+                .map_err(|_| ProtocolError::invalid_params("`inputResponses` must be an object"))?;
             for (key, response) in responses {
                 if !response.is_object() {
                     let message = format!("`inputResponses.{key}` must be a result object");
-                    return Err(invalid_params(&message));
+                    return Err(ProtocolError::invalid_params(message));
                 }
                 answers.insert(key, response);
             }

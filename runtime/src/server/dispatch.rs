@@ -22,15 +22,13 @@ use serde_json::value::RawValue;
 
 use crate::call::client::DeclaredClient;
 use crate::protocol::id::IdKey;
-use crate::protocol::jsonrpc::{
-    self, INVALID_REQUEST, METHOD_NOT_FOUND, RpcError, UNSUPPORTED_PROTOCOL_VERSION,
-};
+use crate::protocol::jsonrpc::{self, ProtocolError};
 use crate::protocol::params::{Meta, Params, SUBSCRIPTION_ID};
 use crate::protocol::wire;
 use crate::protocol::{Era, ProtocolVersion};
 use crate::server::batch::Batch;
 use crate::server::engine::Engine;
-use crate::server::reply::{Reply, id_in_use, invalid_params, log_level};
+use crate::server::reply::{Reply, id_in_use, log_level};
 use crate::server::session::{Handshake, RequestScope, Session};
 
 impl Session {
@@ -41,18 +39,16 @@ impl Session {
         params: &Params<'_>,
         scope: RequestScope<'_>,
         batch: Option<&Arc<Batch>>,
-    ) -> Result<Reply, RpcError> {
+    ) -> Result<Reply, ProtocolError> {
         let meta: Meta<'_> = match params.meta {
-            Some(meta) => {
-                Meta::parse(meta).ok_or_else(|| invalid_params("`_meta` must be an object"))?
-            }
+            Some(meta) => Meta::parse(meta)
+                .ok_or_else(|| ProtocolError::invalid_params("`_meta` must be an object"))?,
             None => Meta::default(),
         };
         if meta.protocol_version.is_some() {
             if batch.is_some() {
-                return Err(RpcError::new(
-                    INVALID_REQUEST,
-                    "Invalid Request: a 2026-07-28 request cannot be part of a batch",
+                return Err(ProtocolError::invalid_request(
+                    "a 2026-07-28 request cannot be part of a batch",
                 ));
             }
             return self.stateless(id, method, params, &meta, scope);
@@ -62,9 +58,8 @@ impl Session {
         }
         let engine = &self.engine;
         match method {
-            "initialize" if batch.is_some() => Err(RpcError::new(
-                INVALID_REQUEST,
-                "Invalid Request: `initialize` must not be part of a batch",
+            "initialize" if batch.is_some() => Err(ProtocolError::invalid_request(
+                "`initialize` must not be part of a batch",
             )),
             "initialize" => self.initialize(id, params, scope),
             "ping" => Ok(Reply::Now(jsonrpc::result_line(id, &serde_json::json!({})))),
@@ -79,7 +74,7 @@ impl Session {
                 *self.log_level.lock().unwrap_or_else(|e| e.into_inner()) = level;
                 Ok(Reply::Now(jsonrpc::result_line(id, &serde_json::json!({}))))
             }
-            _ => Err(method_not_found(method)),
+            _ => Err(ProtocolError::method_not_found(method)),
         }
     }
 
@@ -91,14 +86,16 @@ impl Session {
         params: &Params<'_>,
         meta: &Meta<'_>,
         scope: RequestScope<'_>,
-    ) -> Result<Reply, RpcError> {
+    ) -> Result<Reply, ProtocolError> {
         let requested = meta
             .stateless_version()
-            .map_err(|why| invalid_params(&why))?
+            .map_err(|why| ProtocolError::invalid_params(&why))?
             .expect("a stateless request names its revision");
         let version = ProtocolVersion::parse(&requested)
             .filter(|v| v.era() == Era::Modern)
-            .ok_or_else(|| unsupported_version(&requested))?;
+            .ok_or_else(|| {
+                ProtocolError::unsupported_protocol_version(&requested, &ProtocolVersion::MODERN)
+            })?;
         scope.span.revision(version);
         let engine = &self.engine;
         match method {
@@ -114,7 +111,7 @@ impl Session {
             "tools/list" => list(id, engine, version, params, scope),
             "tools/call" => self.call(id, version, params, meta, scope, None),
             "subscriptions/listen" => self.listen(id, params, scope),
-            _ => Err(method_not_found(method)),
+            _ => Err(ProtocolError::method_not_found(method)),
         }
     }
 
@@ -123,11 +120,11 @@ impl Session {
         id: &RawValue,
         params: &Params<'_>,
         scope: RequestScope<'_>,
-    ) -> Result<Reply, RpcError> {
+    ) -> Result<Reply, ProtocolError> {
         let requested = params
             .protocol_version
             .as_deref()
-            .ok_or_else(|| invalid_params("missing field `protocolVersion`"))?;
+            .ok_or_else(|| ProtocolError::invalid_params("missing field `protocolVersion`"))?;
         let version = ProtocolVersion::negotiate(requested);
         let handshake = Handshake {
             version,
@@ -137,9 +134,8 @@ impl Session {
             )),
         };
         if self.handshake.set(handshake).is_err() {
-            return Err(RpcError::new(
-                INVALID_REQUEST,
-                "Invalid Request: the session is already initialized",
+            return Err(ProtocolError::invalid_request(
+                "the session is already initialized",
             ));
         }
         let engine = &self.engine;
@@ -157,7 +153,7 @@ impl Session {
         id: &RawValue,
         params: &Params<'_>,
         scope: RequestScope<'_>,
-    ) -> Result<Reply, RpcError> {
+    ) -> Result<Reply, ProtocolError> {
         if !self.open.insert_stream(IdKey::of(id)) {
             return Err(id_in_use(id));
         }
@@ -197,24 +193,16 @@ fn list(
     version: ProtocolVersion,
     params: &Params<'_>,
     scope: RequestScope<'_>,
-) -> Result<Reply, RpcError> {
+) -> Result<Reply, ProtocolError> {
     let registry = engine.registry();
     let page = engine
         .tool_page(&registry, version, params.cursor.as_deref(), scope.outlet)
-        .ok_or_else(|| invalid_params("unknown `cursor`; start again without one"))?;
+        .ok_or_else(|| {
+            ProtocolError::invalid_params("unknown `cursor`; start again without one")
+        })?;
     Ok(Reply::Now(jsonrpc::result_line_sized(
         id,
         &*page,
         page.get().len(),
     )))
-}
-
-fn method_not_found(method: &str) -> RpcError {
-    RpcError::new(METHOD_NOT_FOUND, format!("Method not found: {method}"))
-}
-
-fn unsupported_version(requested: &str) -> RpcError {
-    let supported: Vec<&str> = ProtocolVersion::MODERN.iter().map(|v| v.as_str()).collect();
-    RpcError::new(UNSUPPORTED_PROTOCOL_VERSION, "Unsupported protocol version")
-        .with_data(serde_json::json!({"supported": supported, "requested": requested}))
 }

@@ -13,7 +13,7 @@ use crate::call::span::{Outcome, RequestSpan};
 use crate::call::trace_context::TraceContext;
 use crate::protocol::ProtocolVersion;
 use crate::protocol::id::IdKey;
-use crate::protocol::jsonrpc::{self, INVALID_REQUEST, Message, RpcError};
+use crate::protocol::jsonrpc::{self, Message, ProtocolError};
 use crate::server::batch::Batch;
 use crate::server::reply::{Reply, id_in_use, refuse};
 use crate::server::session::{RequestScope, Session};
@@ -31,10 +31,8 @@ impl Session {
     /// The answer to a line longer than the transport accepts (it was skipped, not read).
     pub(crate) fn too_long(&self) -> Reply {
         let limit = self.engine.limits.max_message_size;
-        let error = RpcError::new(
-            INVALID_REQUEST,
-            format!("Invalid Request: message exceeds the {limit}-byte limit"),
-        );
+        let error =
+            ProtocolError::invalid_request(format_args!("message exceeds the {limit}-byte limit"));
         refuse(None, &error)
     }
 
@@ -96,7 +94,7 @@ impl Session {
             }
             Message::Unanswerable => Reply::None,
             Message::Batch => {
-                let error = RpcError::new(INVALID_REQUEST, "Invalid Request: batches do not nest");
+                let error = ProtocolError::invalid_request("batches do not nest");
                 refuse(None, &error)
             }
             Message::Invalid { id, error } => refuse(id, &error),
@@ -107,7 +105,7 @@ impl Session {
     /// has batches. Each element is handled as if it came alone, and the answers leave together.
     fn batch(&self, line: &[u8], outlet: &Outlet) -> Reply {
         let reject = |message: &str| {
-            let error = RpcError::new(INVALID_REQUEST, format!("Invalid Request: {message}"));
+            let error = ProtocolError::invalid_request(message);
             refuse(None, &error)
         };
         let version = self.handshake.get().map(|h| h.version);

@@ -4,7 +4,7 @@ use serde_json::value::RawValue;
 
 use crate::call::outlet::Outlet;
 use crate::protocol::Level;
-use crate::protocol::jsonrpc::{self, INVALID_PARAMS, INVALID_REQUEST, RpcError};
+use crate::protocol::jsonrpc::{self, ErrorCode, ProtocolError};
 use crate::run::call::Call;
 use crate::server::delivery::Delivery;
 
@@ -17,7 +17,7 @@ pub(crate) enum Reply {
     Now(Vec<u8>),
     /// An error response, now, with its JSON-RPC code (some transports give some codes a
     /// status of their own).
-    Error(i32, Vec<u8>),
+    Error(ErrorCode, Vec<u8>),
     /// A call: start it. Its notifications, and then its response, come through the outlet the
     /// message was handled with.
     Later(Call<Delivery>),
@@ -43,25 +43,20 @@ impl Reply {
 }
 
 /// The error answer to a request (or to a message whose id could not be read).
-pub(crate) fn refuse(id: Option<&RawValue>, error: &RpcError) -> Reply {
-    Reply::Error(error.code, jsonrpc::error_line(id, error))
+pub(crate) fn refuse(id: Option<&RawValue>, error: &ProtocolError) -> Reply {
+    Reply::Error(error.code(), jsonrpc::error_line(id, error))
 }
 
-pub(crate) fn id_in_use(id: &RawValue) -> RpcError {
-    RpcError::new(
-        INVALID_REQUEST,
-        format!("Invalid Request: id {id} is already in use by a request in flight"),
-    )
+pub(crate) fn id_in_use(id: &RawValue) -> ProtocolError {
+    ProtocolError::invalid_request(format_args!(
+        "id {id} is already in use by a request in flight"
+    ))
 }
 
-pub(crate) fn invalid_params(message: &str) -> RpcError {
-    RpcError::new(INVALID_PARAMS, format!("Invalid params: {message}"))
-}
-
-pub(crate) fn log_level(name: Option<&str>) -> Result<Level, RpcError> {
-    let name = name.ok_or_else(|| invalid_params("missing field `level`"))?;
+pub(crate) fn log_level(name: Option<&str>) -> Result<Level, ProtocolError> {
+    let name = name.ok_or_else(|| ProtocolError::invalid_params("missing field `level`"))?;
     Level::parse(name).ok_or_else(|| {
-        invalid_params(&format!(
+        ProtocolError::invalid_params(format_args!(
             "unknown log level `{name}`; expected one of debug, info, notice, warning, error, \
              critical, alert, emergency"
         ))

@@ -12,7 +12,7 @@ use crate::call::client::DeclaredClient;
 use crate::call::outlet::{Outlet, Peer};
 use crate::call::span::RequestSpan;
 use crate::diagnostics;
-use crate::protocol::jsonrpc::{INVALID_REQUEST, RpcError};
+use crate::protocol::jsonrpc::ProtocolError;
 use crate::protocol::{Level, ProtocolVersion};
 use crate::run::inflight::OpenRequests;
 use crate::server::engine::Engine;
@@ -83,11 +83,10 @@ impl Session {
     }
 
     /// The revision `initialize` settled; a request before it is refused.
-    pub(crate) fn version(&self) -> Result<ProtocolVersion, RpcError> {
+    pub(crate) fn version(&self) -> Result<ProtocolVersion, ProtocolError> {
         self.handshake.get().map(|h| h.version).ok_or_else(|| {
-            RpcError::new(
-                INVALID_REQUEST,
-                "Invalid Request: the session is not initialized; send `initialize` first",
+            ProtocolError::invalid_request(
+                "the session is not initialized; send `initialize` first",
             )
         })
     }

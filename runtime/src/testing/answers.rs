@@ -4,6 +4,7 @@ use serde_json::{Value, json};
 
 use crate::call::ask::Root;
 use crate::protocol::ProtocolVersion;
+use crate::protocol::jsonrpc::ProtocolError;
 use crate::transport::memory::Responder;
 
 type Handler = Box<dyn FnMut(&Value) -> Value + Send>;
@@ -98,7 +99,7 @@ impl Answers {
                 "roots/list" => self.roots.as_mut().map(|roots| json!({"roots": roots()})),
                 _ => None,
             };
-            answer.ok_or_else(|| (-32601, format!("Method not found: {method}")))
+            answer.ok_or_else(|| ProtocolError::method_not_found(method))
         })
     }
 }

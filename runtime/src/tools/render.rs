@@ -13,7 +13,7 @@ use serde_json::value::RawValue;
 
 use crate::diagnostics;
 use crate::protocol::ProtocolVersion;
-use crate::protocol::jsonrpc::{self, INVALID_PARAMS, MISSING_CLIENT_CAPABILITY, RpcError};
+use crate::protocol::jsonrpc::{self, ErrorCode, ProtocolError};
 use crate::protocol::wire::Modern;
 use crate::tools::compiled::Compiled;
 use crate::tools::content::Content;
@@ -32,7 +32,7 @@ pub(crate) struct Renderer<'a> {
 /// A call's response line, and its JSON-RPC error code when it is an error response.
 pub(crate) struct Rendered {
     pub(crate) line: Vec<u8>,
-    pub(crate) error_code: Option<i32>,
+    pub(crate) error_code: Option<ErrorCode>,
 }
 
 impl Rendered {
@@ -40,6 +40,13 @@ impl Rendered {
         Rendered {
             line,
             error_code: None,
+        }
+    }
+
+    fn error(id: &RawValue, error: &ProtocolError) -> Rendered {
+        Rendered {
+            line: jsonrpc::error_line(Some(id), error),
+            error_code: Some(error.code()),
         }
     }
 }
@@ -74,11 +81,7 @@ pub(crate) fn call_result(
         Repr::InvalidArguments(error) => {
             let message = error.describe(&tool.input_schema);
             if !version.invalid_arguments_are_tool_errors() {
-                let error = RpcError::new(INVALID_PARAMS, message);
-                return Rendered {
-                    line: jsonrpc::error_line(Some(id), &error),
-                    error_code: Some(INVALID_PARAMS),
-                };
+                return Rendered::error(id, &ProtocolError::invalid_arguments(message));
             }
             (vec![Content::text(message)], None, true, JsonText::Only)
         }
@@ -90,10 +93,8 @@ pub(crate) fn call_result(
             message,
         } => {
             if version.missing_capability_is_protocol_error() {
-                return Rendered {
-                    line: missing_capability(id, capability, &message),
-                    error_code: Some(MISSING_CLIENT_CAPABILITY),
-                };
+                let error = ProtocolError::missing_client_capability(capability, &message);
+                return Rendered::error(id, &error);
             }
             (vec![Content::text(message)], None, true, JsonText::Only)
         }
@@ -136,22 +137,6 @@ pub(crate) fn call_result(
         modern: Modern::of(renderer.server_meta, version),
     };
     Rendered::result(result.line(id))
-}
-
-/// `-32021`: the call cannot go on without `capability` (a path like `elicitation.url`).
-fn missing_capability(id: &RawValue, capability: &str, message: &str) -> Vec<u8> {
-    let mut required = serde_json::json!({});
-    let mut node = &mut required;
-    for step in capability.split('.') {
-        node = &mut node[step];
-        *node = serde_json::json!({});
-    }
-    let error = RpcError::new(
-        MISSING_CLIENT_CAPABILITY,
-        format!("Missing required client capability: {message}"),
-    )
-    .with_data(serde_json::json!({"requiredCapabilities": required}));
-    jsonrpc::error_line(Some(id), &error)
 }
 
 /// A 2026-07-28 round that ended on asks: the `inputRequests` and the sealed `requestState`.

@@ -11,6 +11,7 @@ use serde_json::{Value, json};
 
 use crate::call::extensions::Extensions;
 use crate::call::outlet::{Outlet, Sink};
+use crate::protocol::jsonrpc::ProtocolError;
 use crate::protocol::params::{CLIENT_CAPABILITIES, CLIENT_INFO, PROTOCOL_VERSION};
 use crate::protocol::{Era, ProtocolVersion};
 use crate::server::engine::Engine;
@@ -98,9 +99,9 @@ pub(crate) enum Silence {
 }
 
 /// How the client answers the server's requests (elicitation, sampling, roots): the result
-/// for a method and its params, or an error code and message.
+/// for a method and its params, or the error to answer with.
 pub(crate) type Responder =
-    Box<dyn FnMut(&str, &Value) -> std::result::Result<Value, (i64, String)> + Send>;
+    Box<dyn FnMut(&str, &Value) -> std::result::Result<Value, ProtocolError> + Send>;
 
 /// The client's side: requests with ids of its own, in one revision, and the messages that
 /// arrive meanwhile.
@@ -275,16 +276,16 @@ impl Conversation {
         self.early.drain(..).collect()
     }
 
-    /// The client's answer to a request of the server's: the result, or an error code and
-    /// message ("method not found" when the client answers none).
+    /// The client's answer to a request of the server's: the result, or an error ("method not
+    /// found" when the client answers none).
     pub(crate) fn respond(
         &mut self,
         method: &str,
         params: &Value,
-    ) -> std::result::Result<Value, (i64, String)> {
+    ) -> std::result::Result<Value, ProtocolError> {
         match &mut self.responder {
             Some(responder) => responder(method, params),
-            None => Err((-32601, format!("Method not found: {method}"))),
+            None => Err(ProtocolError::method_not_found(method)),
         }
     }
 
@@ -299,9 +300,7 @@ impl Conversation {
             let params = message.get("params").cloned().unwrap_or(Value::Null);
             let reply = match self.respond(method, &params) {
                 Ok(result) => json!({"jsonrpc": "2.0", "id": id, "result": result}),
-                Err((code, text)) => {
-                    json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": text}})
-                }
+                Err(error) => json!({"jsonrpc": "2.0", "id": id, "error": error}),
             };
             self.send_line(&reply.to_string());
         }

@@ -20,14 +20,14 @@ use serde_json::value::RawValue;
 
 use crate::call::outlet::Outlet;
 use crate::call::record::CallRecord;
-use crate::protocol::jsonrpc::{self, INVALID_REQUEST, PARSE_ERROR};
+use crate::protocol::jsonrpc::{self, ProtocolError};
 use crate::protocol::params::SUBSCRIPTION_ID;
 use crate::protocol::{Era, ProtocolVersion};
 use crate::server::engine::Engine;
 use crate::server::reply::Reply;
 use crate::transport::http::config::Http;
 use crate::transport::http::reply::{
-    Accepts, accepted, answer_status, error, event_response, json, status_of,
+    Accepts, accepted, answer_status, error, event_response, json, refusal, status_of,
 };
 use crate::transport::http::sessions::{HttpSession, Sessions};
 use crate::transport::http::stream::{EventBody, EventStream, ResponseBody};
@@ -69,24 +69,14 @@ impl Endpoint {
         if let Some(host) = header(HOST)
             && !self.http.hosts.host(host)
         {
-            let message = format!("Forbidden: host `{host}` is not allowed");
-            return Some(error(
-                StatusCode::FORBIDDEN,
-                None,
-                INVALID_REQUEST,
-                &message,
-            ));
+            let message = format!("host `{host}` is not allowed");
+            return Some(refusal(StatusCode::FORBIDDEN, None, message));
         }
         if let Some(origin) = header(ORIGIN)
             && !self.http.origins.origin(origin)
         {
-            let message = format!("Forbidden: origin `{origin}` is not allowed");
-            return Some(error(
-                StatusCode::FORBIDDEN,
-                None,
-                INVALID_REQUEST,
-                &message,
-            ));
+            let message = format!("origin `{origin}` is not allowed");
+            return Some(refusal(StatusCode::FORBIDDEN, None, message));
         }
         None
     }
@@ -134,13 +124,8 @@ impl Endpoint {
                         .await
                         .unwrap_or(false),
                 };
-                let message = format!("Payload Too Large: the body exceeds the {limit}-byte limit");
-                let mut response = error(
-                    StatusCode::PAYLOAD_TOO_LARGE,
-                    None,
-                    INVALID_REQUEST,
-                    &message,
-                );
+                let message = format!("the body exceeds the {limit}-byte limit");
+                let mut response = refusal(StatusCode::PAYLOAD_TOO_LARGE, None, message);
                 if !drained {
                     // What is left of the body would be read as the next request.
                     response
@@ -152,17 +137,11 @@ impl Endpoint {
             Read::Unreadable(e) => Err(error(
                 StatusCode::BAD_REQUEST,
                 None,
-                PARSE_ERROR,
-                &format!("Parse error: the body could not be read: {e}"),
+                &ProtocolError::parse_error(format_args!("the body could not be read: {e}")),
             )),
             Read::TimedOut => {
-                let message = "Request Timeout: the body took too long to arrive";
-                Err(error(
-                    StatusCode::REQUEST_TIMEOUT,
-                    None,
-                    INVALID_REQUEST,
-                    message,
-                ))
+                let message = "the body took too long to arrive";
+                Err(refusal(StatusCode::REQUEST_TIMEOUT, None, message))
             }
         }
     }

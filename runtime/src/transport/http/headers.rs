@@ -15,7 +15,7 @@ use serde_json::Value;
 
 use crate::tools::headers::{HeaderKind, ParamHeader};
 
-/// What is wrong with a header, said as the error message.
+/// What is wrong with a header, said as the detail of a `-32020` error.
 pub(crate) struct Mismatch(pub(crate) String);
 
 /// The value of header `name`: `None` when absent, an error when repeated or not visible ASCII.
@@ -25,30 +25,23 @@ pub(crate) fn value(headers: &HeaderMap, name: &str) -> Result<Option<String>, M
         return Ok(None);
     };
     if values.next().is_some() {
-        return Err(Mismatch(format!(
-            "Header mismatch: {name} header appears more than once"
-        )));
+        return Err(Mismatch(format!("{name} header appears more than once")));
     }
-    let text = first.to_str().map_err(|_| {
-        Mismatch(format!(
-            "Header mismatch: {name} header value has invalid characters"
-        ))
-    })?;
+    let text = first
+        .to_str()
+        .map_err(|_| Mismatch(format!("{name} header value has invalid characters")))?;
     Ok(Some(text.trim_matches([' ', '\t']).to_owned()))
 }
 
 /// Header `name` must be present and equal `expected` (after decoding).
 pub(crate) fn expect(headers: &HeaderMap, name: &str, expected: &str) -> Result<(), Mismatch> {
     let Some(raw) = value(headers, name)? else {
-        return Err(Mismatch(format!(
-            "Header mismatch: {name} header is required"
-        )));
+        return Err(Mismatch(format!("{name} header is required")));
     };
-    let got =
-        decode(&raw).map_err(|why| Mismatch(format!("Header mismatch: {name} header {why}")))?;
+    let got = decode(&raw).map_err(|why| Mismatch(format!("{name} header {why}")))?;
     if got != expected {
         return Err(Mismatch(format!(
-            "Header mismatch: {name} header value '{got}' does not match body value '{expected}'"
+            "{name} header value '{got}' does not match body value '{expected}'"
         )));
     }
     Ok(())
@@ -70,12 +63,9 @@ pub(crate) fn params(
             .filter(|value| !value.is_null());
         let Some(body) = body else { continue };
         let Some(raw) = value(headers, &name)? else {
-            return Err(Mismatch(format!(
-                "Header mismatch: {name} header is required"
-            )));
+            return Err(Mismatch(format!("{name} header is required")));
         };
-        let got = decode(&raw)
-            .map_err(|why| Mismatch(format!("Header mismatch: {name} header {why}")))?;
+        let got = decode(&raw).map_err(|why| Mismatch(format!("{name} header {why}")))?;
         let same = match (param.kind, body) {
             (HeaderKind::String, Value::String(s)) => got == *s,
             (HeaderKind::Boolean, Value::Bool(b)) => got == if *b { "true" } else { "false" },
@@ -87,7 +77,7 @@ pub(crate) fn params(
         };
         if !same {
             return Err(Mismatch(format!(
-                "Header mismatch: {name} header value '{got}' does not match body value '{}'",
+                "{name} header value '{got}' does not match body value '{}'",
                 match body {
                     Value::String(s) => s.clone(),
                     other => other.to_string(),

@@ -6,10 +6,7 @@ use http::{HeaderMap, HeaderValue, Response, StatusCode};
 use serde_json::value::RawValue;
 
 use crate::protocol::Era;
-use crate::protocol::jsonrpc::{
-    self, HEADER_MISMATCH, INVALID_REQUEST, METHOD_NOT_FOUND, MISSING_CLIENT_CAPABILITY, Message,
-    RpcError, UNSUPPORTED_PROTOCOL_VERSION,
-};
+use crate::protocol::jsonrpc::{self, ErrorCode, Message, ProtocolError};
 use crate::transport::http::stream::{EventBody, ResponseBody};
 
 /// Header names, lowercase as `http` keeps them.
@@ -34,20 +31,22 @@ pub(crate) fn request_id<'a>(message: &Message<'a>) -> Option<&'a RawValue> {
 
 /// The HTTP status of a JSON-RPC error: in-band (200) in the handshake era; on 2026-07-28 the
 /// specification's own errors are 400 and an unknown method 404.
-pub(crate) fn status_of(code: i32, era: Era) -> StatusCode {
+pub(crate) fn status_of(code: ErrorCode, era: Era) -> StatusCode {
     match (era, code) {
         (Era::Legacy, _) => StatusCode::OK,
         (
             Era::Modern,
-            HEADER_MISMATCH | MISSING_CLIENT_CAPABILITY | UNSUPPORTED_PROTOCOL_VERSION,
+            ErrorCode::HeaderMismatch
+            | ErrorCode::MissingClientCapability
+            | ErrorCode::UnsupportedProtocolVersion,
         ) => StatusCode::BAD_REQUEST,
-        (Era::Modern, METHOD_NOT_FOUND) => StatusCode::NOT_FOUND,
+        (Era::Modern, ErrorCode::MethodNotFound) => StatusCode::NOT_FOUND,
         (Era::Modern, _) => StatusCode::OK,
     }
 }
 
 /// The HTTP status of a call's answer: that of its error code, if it is an error.
-pub(crate) fn answer_status(error_code: Option<i32>, era: Era) -> StatusCode {
+pub(crate) fn answer_status(error_code: Option<ErrorCode>, era: Era) -> StatusCode {
     error_code.map_or(StatusCode::OK, |code| status_of(code, era))
 }
 
@@ -115,11 +114,10 @@ pub(crate) fn accepted() -> Response<ResponseBody> {
 }
 
 pub(crate) fn not_allowed() -> Response<ResponseBody> {
-    let mut response = error(
+    let mut response = refusal(
         StatusCode::METHOD_NOT_ALLOWED,
         None,
-        INVALID_REQUEST,
-        "Method Not Allowed: send messages with POST; GET and DELETE need a session",
+        "send messages with POST; GET and DELETE need a session",
     );
     response
         .headers_mut()
@@ -131,11 +129,18 @@ pub(crate) fn not_allowed() -> Response<ResponseBody> {
 pub(crate) fn error(
     status: StatusCode,
     id: Option<&RawValue>,
-    code: i32,
-    message: &str,
+    error: &ProtocolError,
 ) -> Response<ResponseBody> {
-    json(
-        status,
-        jsonrpc::error_line(id, &RpcError::new(code, message)),
-    )
+    json(status, jsonrpc::error_line(id, error))
+}
+
+/// A request refused for what HTTP says of it (its path, headers, body, session): the status,
+/// and a `-32600` error whose message begins with the status's reason phrase.
+pub(crate) fn refusal(
+    status: StatusCode,
+    id: Option<&RawValue>,
+    detail: impl std::fmt::Display,
+) -> Response<ResponseBody> {
+    let reason = status.canonical_reason().unwrap_or("Refused");
+    error(status, id, &ProtocolError::refused(reason, detail))
 }

@@ -18,9 +18,9 @@ use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::server::graceful::GracefulShutdown;
 use tokio::net::TcpListener;
 
-use crate::protocol::jsonrpc::{self, INVALID_REQUEST, RpcError};
 use crate::server::{Result, Server};
 use crate::transport::http::config::Http;
+use crate::transport::http::reply::refusal;
 use crate::transport::http::service::HttpService;
 use crate::transport::http::stream::ResponseBody;
 
@@ -155,19 +155,11 @@ impl HttpService {
 }
 
 fn not_found() -> Response<ResponseBody> {
-    let error = RpcError::new(
-        INVALID_REQUEST,
-        format!("Not Found: the MCP endpoint is {PATH}"),
-    );
-    let mut line = jsonrpc::error_line(None, &error);
-    line.pop();
-    let mut response = Response::new(ResponseBody::full(line));
-    *response.status_mut() = StatusCode::NOT_FOUND;
-    response.headers_mut().insert(
-        http::header::CONTENT_TYPE,
-        http::HeaderValue::from_static("application/json"),
-    );
-    response
+    refusal(
+        StatusCode::NOT_FOUND,
+        None,
+        format_args!("the MCP endpoint is {PATH}"),
+    )
 }
 
 /// Ctrl-c, or SIGTERM on Unix.

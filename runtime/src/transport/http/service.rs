@@ -20,11 +20,11 @@ use std::task::{Context, Poll};
 
 use http::{Method, Request, Response, StatusCode};
 
-use crate::protocol::jsonrpc::{self, INVALID_REQUEST, Message};
+use crate::protocol::jsonrpc::{self, Message};
 use crate::server::engine::Engine;
 use crate::transport::http::config::Http;
 use crate::transport::http::endpoint::Endpoint;
-use crate::transport::http::reply::{accepts, error, is_json, not_allowed};
+use crate::transport::http::reply::{accepts, error, is_json, not_allowed, refusal};
 use crate::transport::http::sessioned::legacy_version_header;
 use crate::transport::http::stateless::claim;
 use crate::transport::http::stream::ResponseBody;
@@ -101,19 +101,13 @@ impl Endpoint {
         }
         let headers = &parts.headers;
         if !is_json(headers) {
-            let message =
-                "Unsupported Media Type: send the message as `Content-Type: application/json`";
-            return error(
-                StatusCode::UNSUPPORTED_MEDIA_TYPE,
-                None,
-                INVALID_REQUEST,
-                message,
-            );
+            let message = "send the message as `Content-Type: application/json`";
+            return refusal(StatusCode::UNSUPPORTED_MEDIA_TYPE, None, message);
         }
         let accepts = accepts(headers);
         if !accepts.json && !accepts.events {
-            let message = "Not Acceptable: accept `application/json` or `text/event-stream`";
-            return error(StatusCode::NOT_ACCEPTABLE, None, INVALID_REQUEST, message);
+            let message = "accept `application/json` or `text/event-stream`";
+            return refusal(StatusCode::NOT_ACCEPTABLE, None, message);
         }
         let body = match self.read(headers, body).await {
             Ok(body) => body,
@@ -129,7 +123,7 @@ impl Endpoint {
             }
             // A body that is not JSON, or not a message.
             Message::Invalid { id, error: e } => {
-                return error(StatusCode::BAD_REQUEST, *id, e.code, &e.message);
+                return error(StatusCode::BAD_REQUEST, *id, e);
             }
             _ => false,
         };

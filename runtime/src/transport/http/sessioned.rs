@@ -6,14 +6,14 @@ use std::sync::Arc;
 use http::{HeaderMap, HeaderValue, Response, StatusCode};
 
 use crate::call::outlet::Outlet;
-use crate::protocol::jsonrpc::{INVALID_PARAMS, INVALID_REQUEST, Message};
+use crate::protocol::jsonrpc::{Message, ProtocolError};
 use crate::protocol::params::PROTOCOL_VERSION;
 use crate::protocol::{Era, ProtocolVersion};
 use crate::server::reply::Reply;
 use crate::transport::http::endpoint::Endpoint;
 use crate::transport::http::reply::{
     Accepts, LAST_EVENT_ID, PROTOCOL_HEADER, SESSION_ID, accepts, error, event_response,
-    not_allowed, request_id,
+    not_allowed, refusal, request_id,
 };
 use crate::transport::http::sessions::HttpSession;
 use crate::transport::http::stream::{
@@ -37,37 +37,20 @@ impl Endpoint {
             Some(id) => match self.sessions.get(id) {
                 Some(session) => session,
                 None => {
-                    let text =
-                        "Not Found: the session is unknown or has ended; send `initialize` again";
-                    return error(
-                        StatusCode::NOT_FOUND,
-                        id_of(&message),
-                        INVALID_REQUEST,
-                        text,
-                    );
+                    let text = "the session is unknown or has ended; send `initialize` again";
+                    return refusal(StatusCode::NOT_FOUND, id_of(&message), text);
                 }
             },
             None if initialize => match self.sessions.create(&self.engine) {
                 Ok(session) => session,
                 Err(_) => {
-                    let text = "Engine Unavailable: the server holds as many sessions as it may; retry later";
-                    return error(
-                        StatusCode::SERVICE_UNAVAILABLE,
-                        id_of(&message),
-                        INVALID_REQUEST,
-                        text,
-                    );
+                    let text = "the server holds as many sessions as it may; retry later";
+                    return refusal(StatusCode::SERVICE_UNAVAILABLE, id_of(&message), text);
                 }
             },
             None => {
-                let text =
-                    "Bad Request: the `Mcp-Session-Id` header is required; send `initialize` first";
-                return error(
-                    StatusCode::BAD_REQUEST,
-                    id_of(&message),
-                    INVALID_REQUEST,
-                    text,
-                );
+                let text = "the `Mcp-Session-Id` header is required; send `initialize` first";
+                return refusal(StatusCode::BAD_REQUEST, id_of(&message), text);
             }
         };
         let stream = session.open_stream();
@@ -107,8 +90,8 @@ impl Endpoint {
     /// GET: a session's stream of messages that belong to no request, or a stream resumed.
     pub(super) fn get(&self, headers: &HeaderMap) -> Response<ResponseBody> {
         if !accepts(headers).events {
-            let message = "Not Acceptable: a GET stream needs `Accept: text/event-stream`";
-            return error(StatusCode::NOT_ACCEPTABLE, None, INVALID_REQUEST, message);
+            let message = "a GET stream needs `Accept: text/event-stream`";
+            return refusal(StatusCode::NOT_ACCEPTABLE, None, message);
         }
         let session = match self.session_of(headers) {
             Ok(session) => session,
@@ -144,8 +127,8 @@ impl Endpoint {
                 self.events(stream, false, None)
             }
             None => {
-                let message = "Conflict: this session's GET stream is already open";
-                error(StatusCode::CONFLICT, None, INVALID_REQUEST, message)
+                let message = "this session's GET stream is already open";
+                refusal(StatusCode::CONFLICT, None, message)
             }
         }
     }
@@ -172,8 +155,8 @@ impl Endpoint {
             return Err(Box::new(not_allowed()));
         };
         self.sessions.get(id).ok_or_else(|| {
-            let message = "Not Found: the session is unknown or has ended";
-            Box::new(error(StatusCode::NOT_FOUND, None, INVALID_REQUEST, message))
+            let message = "the session is unknown or has ended";
+            Box::new(refusal(StatusCode::NOT_FOUND, None, message))
         })
     }
 }
@@ -191,14 +174,14 @@ pub(super) fn legacy_version_header(
         Some(_) => Some(error(
             StatusCode::BAD_REQUEST,
             id,
-            INVALID_PARAMS,
-            &format!("Invalid params: `_meta` lacks `{PROTOCOL_VERSION}` for a {value} request"),
+            &ProtocolError::invalid_params(format_args!(
+                "`_meta` lacks `{PROTOCOL_VERSION}` for a {value} request"
+            )),
         )),
-        None => Some(error(
+        None => Some(refusal(
             StatusCode::BAD_REQUEST,
             id,
-            INVALID_REQUEST,
-            &format!("Bad Request: unsupported MCP-Protocol-Version `{value}`"),
+            format_args!("unsupported MCP-Protocol-Version `{value}`"),
         )),
     }
 }

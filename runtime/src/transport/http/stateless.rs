@@ -6,7 +6,7 @@ use http::{HeaderMap, Response, StatusCode};
 
 use crate::call::outlet::Outlet;
 use crate::protocol::Era;
-use crate::protocol::jsonrpc::{HEADER_MISMATCH, INVALID_PARAMS, Message};
+use crate::protocol::jsonrpc::{Message, ProtocolError};
 use crate::protocol::params::{Meta, Params};
 use crate::server::session::Session;
 use crate::transport::http::endpoint::Endpoint;
@@ -36,12 +36,13 @@ impl Endpoint {
             Ok(Some(version)) => version,
             Ok(None) => unreachable!("only a request naming its revision is served statelessly"),
             Err(why) => {
-                let message = format!("Invalid params: {why}");
-                return error(StatusCode::BAD_REQUEST, id, INVALID_PARAMS, &message);
+                let refused = ProtocolError::invalid_params(why);
+                return error(StatusCode::BAD_REQUEST, id, &refused);
             }
         };
         if let Err(refused) = self.modern_headers(headers, &version, method, params) {
-            return error(StatusCode::BAD_REQUEST, id, HEADER_MISMATCH, &refused.0);
+            let refused = ProtocolError::header_mismatch(refused.0);
+            return error(StatusCode::BAD_REQUEST, id, &refused);
         }
         let session = Session::new(Arc::clone(&self.engine));
         let stream = EventStream::new(None);
@@ -91,26 +92,16 @@ pub(super) fn claim(params: &Params<'_>) -> Result<bool, Refusal> {
     let Some(meta) = params.meta else {
         return Ok(false);
     };
-    let meta = Meta::parse(meta).ok_or_else(|| Refusal {
-        code: INVALID_PARAMS,
-        message: "Invalid params: `_meta` must be an object".into(),
-    })?;
+    let meta = Meta::parse(meta)
+        .ok_or_else(|| Refusal(ProtocolError::invalid_params("`_meta` must be an object")))?;
     Ok(meta.protocol_version.is_some())
 }
 
 /// A refusal before the message was served.
-pub(super) struct Refusal {
-    code: i32,
-    message: String,
-}
+pub(super) struct Refusal(ProtocolError);
 
 impl Refusal {
     pub(super) fn for_message(&self, message: &Message<'_>) -> Response<ResponseBody> {
-        error(
-            StatusCode::BAD_REQUEST,
-            request_id(message),
-            self.code,
-            &self.message,
-        )
+        error(StatusCode::BAD_REQUEST, request_id(message), &self.0)
     }
 }

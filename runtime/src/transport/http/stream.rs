@@ -19,6 +19,7 @@ use http_body::{Body, Frame, SizeHint};
 use crate::call::extensions::Extensions;
 use crate::call::outlet::Sink;
 use crate::call::record::CallRecord;
+use crate::protocol::jsonrpc::ErrorCode;
 
 /// How long a client waits before reconnecting to a stream the server let go (SSE `retry`).
 const RETRY_MS: u64 = 1000;
@@ -48,7 +49,7 @@ struct State {
     /// The request's answer alone, kept apart until it is known whether the response is JSON.
     answer: Option<Bytes>,
     /// The answer's JSON-RPC error code, when it is an error response.
-    error_code: Option<i32>,
+    error_code: Option<ErrorCode>,
     notified: bool,
     /// A reader read the whole stream after it finished.
     delivered: bool,
@@ -82,13 +83,13 @@ impl EventStream {
 
     /// The request's answer, with its JSON-RPC error code when it is an error: nothing follows
     /// it.
-    pub(crate) fn answer(&self, line: Vec<u8>, error_code: Option<i32>) {
+    pub(crate) fn answer(&self, line: Vec<u8>, error_code: Option<ErrorCode>) {
         self.state().error_code = error_code;
         self.push(line, true);
     }
 
     /// The answer's JSON-RPC error code, when it is an error response.
-    pub(crate) fn error_code(&self) -> Option<i32> {
+    pub(crate) fn error_code(&self) -> Option<ErrorCode> {
         self.state().error_code
     }
 
@@ -207,7 +208,7 @@ impl Sink for RequestSink {
         self.stream.send(line);
     }
 
-    fn finish(&self, answer: Option<Vec<u8>>, error_code: Option<i32>) {
+    fn finish(&self, answer: Option<Vec<u8>>, error_code: Option<ErrorCode>) {
         match answer {
             Some(line) => self.stream.answer(line, error_code),
             None => self.stream.end(),
