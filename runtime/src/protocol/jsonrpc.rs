@@ -32,7 +32,7 @@ pub(crate) enum ErrorCode {
     /// `-32603`: an internal error.
     InternalError = -32603,
     /// `-32020` (HeaderMismatch): a 2026-07-28 HTTP request's headers disagree with its body.
-    #[cfg(feature = "http")]
+    #[allow(dead_code, reason = "the HTTP transport's alone")]
     HeaderMismatch = -32020,
     /// `-32021` (MissingRequiredClientCapability): a 2026-07-28 request needs a client
     /// capability its client did not declare.
@@ -169,7 +169,7 @@ impl ProtocolError {
 }
 
 /// The errors only the HTTP transport answers with.
-#[cfg(feature = "http")]
+#[allow(dead_code, reason = "the HTTP transport's alone")]
 impl ProtocolError {
     /// `-32020`, "Header mismatch: " and `detail`.
     pub(crate) fn header_mismatch(detail: impl fmt::Display) -> ProtocolError {
