@@ -7,8 +7,9 @@ use syn::{
     Signature, Type, TypeReference,
 };
 
-use crate::attr::{self, Errors, Spanned as At, Text, ToolArgs};
+use crate::attr::{self, Spanned as At, Text, ToolArgs};
 use crate::doc;
+use crate::errors::Errors;
 
 /// The types the server injects, recognised by their last path segment.
 const INJECTABLE: &[&str] = &[
@@ -100,7 +101,7 @@ impl<'a> Tool<'a> {
         attrs: &'a [Attribute],
         sig: &'a Signature,
     ) -> syn::Result<Tool<'a>> {
-        let mut errors = Errors::default();
+        let mut errors = Errors::new();
         let doc = doc::parse(&doc::lines(attrs));
         let mut receiver = None;
         let mut params = Vec::new();
@@ -108,13 +109,13 @@ impl<'a> Tool<'a> {
             match input {
                 FnArg::Receiver(r) => receiver = Some(r),
                 FnArg::Typed(pat_type) => {
-                    if let Some(param) = errors.push(Param::parse(pat_type, &doc.arguments)) {
+                    if let Some(param) = errors.ok(Param::parse(pat_type, &doc.arguments)) {
                         params.push(param);
                     }
                 }
             }
         }
-        errors.push(unique_headers(&params));
+        errors.ok(unique_headers(&params));
         let (name, name_span) = match &args.name {
             Some(name) => (name.value.clone(), name.span),
             None => (unraw(&sig.ident), sig.ident.span()),

@@ -5,6 +5,8 @@ use syn::meta::ParseNestedMeta;
 use syn::parse::Parser;
 use syn::{Attribute, Expr, ExprLit, Lit, Path, Token};
 
+use crate::errors::Errors;
+
 pub(crate) const NAME: &str = "name";
 pub(crate) const TITLE: &str = "title";
 pub(crate) const DESCRIPTION: &str = "description";
@@ -148,7 +150,7 @@ pub(crate) struct ArgArgs {
 /// Parses the arguments of `#[mcp_tool(...)]`, collecting every error.
 pub(crate) fn tool_args(tokens: TokenStream) -> syn::Result<ToolArgs> {
     let mut args = ToolArgs::default();
-    let mut errors = Errors::default();
+    let mut errors = Errors::new();
     let parser = syn::meta::parser(|meta| {
         let key = key_of(&meta);
         let span = meta
@@ -185,11 +187,11 @@ pub(crate) fn tool_args(tokens: TokenStream) -> syn::Result<ToolArgs> {
             }
             _ => Err(unknown("mcp_tool", &key, TOOL_KEYS, &meta)),
         };
-        errors.push(result);
+        errors.ok(result);
         Ok(())
     });
     let parsed = parser.parse2(tokens);
-    errors.push(parsed);
+    errors.ok(parsed);
     errors.finish(args)
 }
 
@@ -268,7 +270,7 @@ fn icon(meta: &ParseNestedMeta<'_>) -> syn::Result<Icon> {
 /// Parses every `#[arg(...)]` among `attrs`.
 pub(crate) fn arg_args(attrs: &[Attribute]) -> syn::Result<ArgArgs> {
     let mut args = ArgArgs::default();
-    let mut errors = Errors::default();
+    let mut errors = Errors::new();
     for attr in attrs.iter().filter(|a| a.path().is_ident(ARG)) {
         // `#[arg]` alone only says "this is an argument".
         if matches!(attr.meta, syn::Meta::Path(_)) {
@@ -322,10 +324,10 @@ pub(crate) fn arg_args(attrs: &[Attribute]) -> syn::Result<ArgArgs> {
                 }
                 _ => Err(unknown("arg", &key, ARG_KEYS, &meta)),
             };
-            errors.push(result);
+            errors.ok(result);
             Ok(())
         });
-        errors.push(parsed);
+        errors.ok(parsed);
     }
     errors.finish(args)
 }
@@ -348,7 +350,11 @@ fn schemars_item(meta: &ParseNestedMeta<'_>, key: &str) -> syn::Result<TokenStre
 }
 
 fn schemars_list(key: &str, items: TokenStream) -> syn::Result<()> {
-    let mut errors = Errors::default();
+    // `contains` takes a pattern or an expression; schemars reads it.
+    if key == "contains" {
+        return Ok(());
+    }
+    let mut errors = Errors::new();
     let parser = syn::meta::parser(|item| {
         let name = key_of(&item);
         let result = match (key, name.as_str()) {
@@ -374,21 +380,17 @@ fn schemars_list(key: &str, items: TokenStream) -> syn::Result<()> {
                 schemars_item(&item, name).map(drop)
             }
             ("inner", _) => Err(unknown("inner", &name, SCHEMARS_KEYS, &item)),
-            // `contains` takes a pattern or an expression; schemars reads it.
             _ => {
                 let _ = value(&item);
                 Ok(())
             }
         };
-        errors.push(result);
+        errors.ok(result);
         Ok(())
     });
-    if key == "contains" {
-        return Ok(());
-    }
     let parsed = parser.parse2(items);
-    errors.push(parsed);
-    errors.finish(())
+    errors.ok(parsed);
+    errors.check()
 }
 
 /// RFC 9110 `token`: what an HTTP header name may be made of.
@@ -527,36 +529,6 @@ fn edit_distance(a: &str, b: &str) -> usize {
         }
     }
     row[b.len()]
-}
-
-/// Errors gathered while parsing, so that one pass reports them all.
-#[derive(Default)]
-pub(crate) struct Errors(Option<syn::Error>);
-
-impl Errors {
-    pub(crate) fn push<T>(&mut self, result: syn::Result<T>) -> Option<T> {
-        match result {
-            Ok(value) => Some(value),
-            Err(e) => {
-                self.add(e);
-                None
-            }
-        }
-    }
-
-    pub(crate) fn add(&mut self, error: syn::Error) {
-        match &mut self.0 {
-            Some(all) => all.combine(error),
-            None => self.0 = Some(error),
-        }
-    }
-
-    pub(crate) fn finish<T>(self, value: T) -> syn::Result<T> {
-        match self.0 {
-            Some(e) => Err(e),
-            None => Ok(value),
-        }
-    }
 }
 
 #[cfg(test)]

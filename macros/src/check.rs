@@ -4,7 +4,7 @@ use syn::spanned::Spanned;
 use syn::{ReceiverKind, Type, TypeReference};
 
 use crate::ast::{ParamKind, Tool, asking_type, is_option, unraw};
-use crate::attr::Errors;
+use crate::errors::Errors;
 
 /// Where the tool is defined, which decides what receiver it may have.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -17,7 +17,7 @@ pub(crate) enum Site {
 
 /// Every problem with the tool, combined; `Ok` when it can be generated.
 pub(crate) fn tool(tool: &Tool<'_>, site: Site) -> syn::Result<()> {
-    let mut errors = Errors::default();
+    let mut errors = Errors::new();
     name(tool, &mut errors);
     description(tool, &mut errors);
     annotations(tool, &mut errors);
@@ -35,7 +35,7 @@ fn name(tool: &Tool<'_>, errors: &mut Errors) {
         .chars()
         .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'));
     if name.is_empty() || name.chars().count() > 128 || !valid_chars {
-        errors.add(syn::Error::new(
+        errors.push(syn::Error::new(
             tool.name_span,
             format!(
                 "invalid tool name `{name}`; a tool name has 1 to 128 characters, each a letter, \
@@ -50,7 +50,7 @@ fn name(tool: &Tool<'_>, errors: &mut Errors) {
 fn description(tool: &Tool<'_>, errors: &mut Errors) {
     let opted_out = tool.args.undocumented.as_ref().is_some_and(|u| u.value);
     if tool.description.is_none() && !opted_out {
-        errors.add(syn::Error::new_spanned(
+        errors.push(syn::Error::new_spanned(
             &tool.sig.ident,
             "a tool needs a description, which the model reads to choose it: write a doc \
              comment (`/// ...`) or `#[mcp_tool(description = \"...\")]`, or opt out with \
@@ -66,7 +66,7 @@ fn annotations(tool: &Tool<'_>, errors: &mut Errors) {
     let args = &tool.args;
     let read_only = args.read_only.as_ref().is_some_and(|r| r.value);
     if let Some(destructive) = args.destructive.as_ref().filter(|d| read_only && d.value) {
-        errors.add(syn::Error::new(
+        errors.push(syn::Error::new(
             destructive.span,
             "a `read_only` tool cannot be `destructive`; remove `destructive`, or `read_only` if \
              the tool changes anything",
@@ -77,25 +77,25 @@ fn annotations(tool: &Tool<'_>, errors: &mut Errors) {
 fn signature(tool: &Tool<'_>, errors: &mut Errors) {
     let sig = tool.sig;
     if !sig.generics.params.is_empty() || sig.generics.where_clause.is_some() {
-        errors.add(syn::Error::new_spanned(
+        errors.push(syn::Error::new_spanned(
             &sig.generics,
             "a tool cannot be generic: its schemas are fixed when it is registered; use concrete types",
         ));
     }
     if let syn::Safety::Unsafe(token) = &sig.safety {
-        errors.add(syn::Error::new(
+        errors.push(syn::Error::new(
             token.span,
             "a tool cannot be `unsafe fn`: a client calls it with arguments it chooses",
         ));
     }
     if let Some(variadic) = &sig.variadic {
-        errors.add(syn::Error::new(
+        errors.push(syn::Error::new(
             variadic.span(),
             "a tool cannot be variadic",
         ));
     }
     if let Some(ty) = tool.output.and_then(impl_trait_in) {
-        errors.add(syn::Error::new_spanned(
+        errors.push(syn::Error::new_spanned(
             ty,
             "a tool cannot return `impl Trait`: its output schema needs the concrete type",
         ));
@@ -131,18 +131,18 @@ fn impl_trait_in(ty: &Type) -> Option<&Type> {
 
 fn receiver(tool: &Tool<'_>, site: Site, errors: &mut Errors) {
     match (site, tool.receiver) {
-        (Site::Free, Some(receiver)) => errors.add(syn::Error::new_spanned(
+        (Site::Free, Some(receiver)) => errors.push(syn::Error::new_spanned(
             receiver,
             "`#[mcp_tool]` on a method needs `#[mcp_tool_type]` on its impl block",
         )),
-        (Site::Method, None) => errors.add(syn::Error::new_spanned(
+        (Site::Method, None) => errors.push(syn::Error::new_spanned(
             &tool.sig.ident,
             "a tool method takes `&self`; a function without `self` can be a free `#[mcp_tool]` fn",
         )),
         (Site::Method, Some(receiver))
             if !matches!(receiver.kind, ReceiverKind::Reference(_, _, None)) =>
         {
-            errors.add(syn::Error::new_spanned(
+            errors.push(syn::Error::new_spanned(
                 receiver,
                 "a tool method takes `&self`: one instance serves concurrent calls, so it cannot \
                  be consumed or borrowed mutably; use interior mutability (a `Mutex`) for state",
@@ -160,14 +160,14 @@ fn parameters(tool: &Tool<'_>, errors: &mut Errors) {
             ParamKind::Argument { default, .. } => {
                 argument_type(param.ty, errors);
                 if let (Some(default), true) = (default, is_option(param.ty)) {
-                    errors.add(syn::Error::new_spanned(
+                    errors.push(syn::Error::new_spanned(
                         default,
                         "`default` has no effect on an `Option` argument: a missing `Option` is \
                          `None`; take the plain type to use a default",
                     ));
                 }
             }
-            ParamKind::Whole { .. } if arguments > 0 => errors.add(syn::Error::new_spanned(
+            ParamKind::Whole { .. } if arguments > 0 => errors.push(syn::Error::new_spanned(
                 param.ty,
                 "`Args<T>` takes the whole arguments object, so the tool can have no other \
                  arguments; move them into `T`",
@@ -178,7 +178,7 @@ fn parameters(tool: &Tool<'_>, errors: &mut Errors) {
                 // author's own marked `#[inject]` may share it (the runtime checks those).
                 let asking = asking_type(inner).filter(|_| !marked);
                 if let (Some(asking), false) = (asking, tool.is_async()) {
-                    errors.add(syn::Error::new_spanned(
+                    errors.push(syn::Error::new_spanned(
                         param.ty,
                         format!(
                             "`{asking}` asks the client mid-call, so the tool must be an \
@@ -188,7 +188,7 @@ fn parameters(tool: &Tool<'_>, errors: &mut Errors) {
                 }
                 let key = quote::quote!(#inner).to_string();
                 if injected.contains(&key) {
-                    errors.add(syn::Error::new_spanned(
+                    errors.push(syn::Error::new_spanned(
                         param.ty,
                         format!("`{}` is injected twice; take it once", key.replace(' ', "")),
                     ));
@@ -203,7 +203,7 @@ fn parameters(tool: &Tool<'_>, errors: &mut Errors) {
         .filter(|p| matches!(p.kind, ParamKind::Whole { .. }))
         .count();
     if wholes > 1 {
-        errors.add(syn::Error::new_spanned(
+        errors.push(syn::Error::new_spanned(
             &tool.sig.inputs,
             "a tool takes at most one `Args<T>`",
         ));
@@ -212,11 +212,11 @@ fn parameters(tool: &Tool<'_>, errors: &mut Errors) {
 
 fn argument_type(ty: &Type, errors: &mut Errors) {
     match ty {
-        Type::ImplTrait(_) => errors.add(syn::Error::new_spanned(
+        Type::ImplTrait(_) => errors.push(syn::Error::new_spanned(
             ty,
             "an argument cannot be `impl Trait`: its input schema needs the concrete type",
         )),
-        Type::Reference(reference) => errors.add(syn::Error::new_spanned(
+        Type::Reference(reference) => errors.push(syn::Error::new_spanned(
             ty,
             format!(
                 "an argument cannot be a reference: it is deserialized from the client's JSON; \
@@ -261,7 +261,7 @@ fn documented_arguments(tool: &Tool<'_>, errors: &mut Errors) {
                     && quote::quote!(#a).to_string().contains(&format!("`{name}`"))
             })
             .map_or_else(|| tool.sig.ident.span(), |a| a.span());
-        errors.add(syn::Error::new(
+        errors.push(syn::Error::new(
             span,
             format!("the `# Arguments` section documents `{name}`, which is not a parameter of this tool"),
         ));

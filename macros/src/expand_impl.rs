@@ -6,8 +6,9 @@ use quote::quote;
 use syn::{ImplItem, ImplItemFn, ItemImpl, Meta, Type};
 
 use crate::ast::Tool;
-use crate::attr::{self, Errors};
+use crate::attr;
 use crate::check::{self, Site};
+use crate::errors::Errors;
 use crate::expand::{Target, body};
 use crate::fallback::strip_parameter_attributes;
 
@@ -38,22 +39,22 @@ pub(crate) fn tool_type(args: TokenStream, item: TokenStream) -> TokenStream {
             return quote!(#error #item);
         }
     };
-    let mut errors = Errors::default();
+    let mut errors = Errors::new();
     if !args.is_empty() {
-        errors.add(syn::Error::new_spanned(
+        errors.push(syn::Error::new_spanned(
             &args,
             "`#[mcp_tool_type]` takes no arguments",
         ));
     }
     if let Some((path, _)) = &block.trait_ {
-        errors.add(syn::Error::new_spanned(
+        errors.push(syn::Error::new_spanned(
             path,
             "`#[mcp_tool_type]` goes on an inherent impl block (`impl Type { ... }`), not on a \
              trait impl",
         ));
     }
     if !block.generics.params.is_empty() {
-        errors.add(syn::Error::new_spanned(
+        errors.push(syn::Error::new_spanned(
             &block.generics,
             "`#[mcp_tool_type]` needs a concrete type: tools are registered per type",
         ));
@@ -71,7 +72,7 @@ pub(crate) fn tool_type(args: TokenStream, item: TokenStream) -> TokenStream {
         match tool_method(args, &copy, &owner) {
             Ok((tool_name, span, tokens)) => {
                 if names.contains(&tool_name) {
-                    errors.add(syn::Error::new(
+                    errors.push(syn::Error::new(
                         span,
                         format!("two tools in this impl block are named `{tool_name}`; rename one with `#[mcp_tool(name = \"...\")]`"),
                     ));
@@ -79,7 +80,7 @@ pub(crate) fn tool_type(args: TokenStream, item: TokenStream) -> TokenStream {
                 names.push(tool_name);
                 generated.push(tokens);
             }
-            Err(e) => errors.add(e),
+            Err(e) => errors.push(e),
         }
     }
     let errors = errors.finish(()).err().map(|e| e.to_compile_error());
@@ -103,13 +104,13 @@ fn take_tool_attribute(method: &mut ImplItemFn, errors: &mut Errors) -> Option<T
         .position(|a| a.path().is_ident(MCP_TOOL))
     {
         let again = method.attrs.remove(again);
-        errors.add(syn::Error::new_spanned(again, "duplicate `#[mcp_tool]`"));
+        errors.push(syn::Error::new_spanned(again, "duplicate `#[mcp_tool]`"));
     }
     match attribute.meta {
         Meta::Path(_) => Some(TokenStream::new()),
         Meta::List(list) => Some(list.tokens),
         Meta::NameValue(nv) => {
-            errors.add(syn::Error::new_spanned(
+            errors.push(syn::Error::new_spanned(
                 nv,
                 "`#[mcp_tool]` takes a list, like `#[mcp_tool(read_only)]`",
             ));

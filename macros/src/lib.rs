@@ -45,6 +45,7 @@ mod ast;
 mod attr;
 mod check;
 mod doc;
+mod errors;
 mod expand;
 mod expand_impl;
 mod fallback;
