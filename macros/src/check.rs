@@ -153,7 +153,7 @@ fn receiver(tool: &Tool<'_>, site: Site, errors: &mut Errors) {
 }
 
 fn parameters(tool: &Tool<'_>, errors: &mut Errors) {
-    let mut injected: Vec<String> = Vec::new();
+    let mut injected: Vec<&Type> = Vec::new();
     let arguments = tool.arguments().count();
     for param in &tool.params {
         match &param.kind {
@@ -186,14 +186,15 @@ fn parameters(tool: &Tool<'_>, errors: &mut Errors) {
                         ),
                     ));
                 }
-                let key = quote::quote!(#inner).to_string();
-                if injected.contains(&key) {
+                // Compared as types (syn's structural equality), not as their printed text.
+                if injected.contains(inner) {
+                    let written = quote::quote!(#inner).to_string().replace(' ', "");
                     errors.push(syn::Error::new_spanned(
                         param.ty,
-                        format!("`{}` is injected twice; take it once", key.replace(' ', "")),
+                        format!("`{written}` is injected twice; take it once"),
                     ));
                 }
-                injected.push(key);
+                injected.push(*inner);
             }
         }
     }
