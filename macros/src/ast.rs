@@ -3,13 +3,15 @@
 
 use proc_macro2::Span;
 use syn::{
-    Attribute, Expr, FnArg, GenericArgument, Ident, Pat, PathArguments, Receiver, ReturnType,
-    Signature, Type, TypeReference,
+    Attribute, Expr, FnArg, Ident, Pat, Receiver, ReturnType, Signature, Type, TypeReference,
 };
 
-use crate::attr::{self, Spanned as At, Text, ToolArgs};
+use crate::attr::arg::{self, ARG, INJECT, SCHEMARS};
+use crate::attr::key::{Text, WithSpan};
+use crate::attr::tool::ToolAttributes;
 use crate::doc;
 use crate::errors::Errors;
+use crate::syntax::{first_type_argument, last_segment, unraw};
 
 /// The types the server injects, recognised by their last path segment.
 const INJECTABLE: &[&str] = &[
@@ -26,7 +28,7 @@ const INJECTABLE: &[&str] = &[
 pub(crate) struct Tool<'a> {
     pub(crate) attrs: &'a [Attribute],
     pub(crate) sig: &'a Signature,
-    pub(crate) args: ToolArgs,
+    pub(crate) args: ToolAttributes,
     /// The MCP name: `name = "..."`, else the function's name.
     pub(crate) name: String,
     pub(crate) name_span: Span,
@@ -50,14 +52,14 @@ pub(crate) enum ParamKind<'a> {
     /// A client argument: one property of the arguments object.
     Argument {
         description: Option<Text>,
-        rename: Option<At<String>>,
+        rename: Option<WithSpan<String>>,
         default: Option<Box<Expr>>,
         /// Schema constraints from `#[arg(...)]`, each the inside of a `#[schemars(...)]`.
         constraints: Vec<proc_macro2::TokenStream>,
         /// `#[schemars(...)]` written on the parameter, passed on to its field as written.
         schemars: Vec<&'a Attribute>,
         /// `header = "Name"`: the argument is also sent as the HTTP header `Mcp-Param-Name`.
-        header: Option<At<String>>,
+        header: Option<WithSpan<String>>,
     },
     /// `Args<T>`: the whole arguments object.
     Whole { inner: &'a Type },
@@ -97,7 +99,7 @@ fn unique_headers(params: &[Param<'_>]) -> syn::Result<()> {
 
 impl<'a> Tool<'a> {
     pub(crate) fn parse(
-        args: ToolArgs,
+        args: ToolAttributes,
         attrs: &'a [Attribute],
         sig: &'a Signature,
     ) -> syn::Result<Tool<'a>> {
@@ -174,11 +176,8 @@ impl<'a> Param<'a> {
         };
         let ident = &pat.ident;
         let ty = &*original.ty;
-        let arg_attr = original.attrs.iter().find(|a| a.path().is_ident(attr::ARG));
-        let inject_attr = original
-            .attrs
-            .iter()
-            .find(|a| a.path().is_ident(attr::INJECT));
+        let arg_attr = original.attrs.iter().find(|a| a.path().is_ident(ARG));
+        let inject_attr = original.attrs.iter().find(|a| a.path().is_ident(INJECT));
         if let (Some(_), Some(inject)) = (arg_attr, inject_attr) {
             return Err(syn::Error::new_spanned(
                 inject,
@@ -188,7 +187,7 @@ impl<'a> Param<'a> {
         let schemars: Vec<&Attribute> = original
             .attrs
             .iter()
-            .filter(|a| a.path().is_ident(attr::SCHEMARS))
+            .filter(|a| a.path().is_ident(SCHEMARS))
             .collect();
         let injected = inject_attr.is_some() || (arg_attr.is_none() && is_injectable(ty));
         let whole = arg_attr.is_none() && args_inner(ty).is_some();
@@ -212,7 +211,7 @@ impl<'a> Param<'a> {
         } else if let (None, Some(inner)) = (arg_attr, args_inner(ty)) {
             ParamKind::Whole { inner }
         } else {
-            let parsed = attr::arg_args(&original.attrs)?;
+            let parsed = arg::parse(&original.attrs)?;
             let name = unraw(ident);
             let from_doc = documented
                 .iter()
@@ -242,13 +241,6 @@ impl<'a> Param<'a> {
     }
 }
 
-fn last_segment(ty: &Type) -> Option<&syn::PathSegment> {
-    match ty {
-        Type::Path(path) if path.qself.is_none() => path.path.segments.last(),
-        _ => None,
-    }
-}
-
 fn is_injectable(ty: &Type) -> bool {
     let ty = match ty {
         Type::Reference(r) => &*r.elem,
@@ -272,32 +264,12 @@ fn args_inner(ty: &Type) -> Option<&Type> {
     first_type_argument(segment)
 }
 
-fn first_type_argument(segment: &syn::PathSegment) -> Option<&Type> {
-    let PathArguments::AngleBracketed(args) = &segment.arguments else {
-        return None;
-    };
-    match args.args.first()? {
-        GenericArgument::Type(ty) => Some(ty),
-        _ => None,
-    }
-}
-
-/// Whether a type is written as an `Option<...>`.
-pub(crate) fn is_option(ty: &Type) -> bool {
-    last_segment(ty).is_some_and(|s| s.ident == "Option")
-}
-
-pub(crate) fn unraw(ident: &Ident) -> String {
-    let s = ident.to_string();
-    s.strip_prefix("r#").map(str::to_owned).unwrap_or(s)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn parse(f: &syn::ItemFn) -> Tool<'_> {
-        Tool::parse(ToolArgs::default(), &f.attrs, &f.sig).unwrap_or_else(|e| panic!("{e}"))
+        Tool::parse(ToolAttributes::default(), &f.attrs, &f.sig).unwrap_or_else(|e| panic!("{e}"))
     }
 
     #[test]

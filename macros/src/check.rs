@@ -3,8 +3,9 @@
 use syn::spanned::Spanned;
 use syn::{ReceiverKind, Type, TypeReference};
 
-use crate::ast::{ParamKind, Tool, asking_type, is_option, unraw};
+use crate::ast::{ParamKind, Tool, asking_type};
 use crate::errors::Errors;
+use crate::syntax::{is_option, unraw};
 
 /// Where the tool is defined, which decides what receiver it may have.
 #[derive(Clone, Copy, PartialEq, Eq)]

@@ -5,13 +5,14 @@ use quote::{ToTokens, format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 use syn::{ItemFn, Lifetime, Path, Type, Visibility};
 
-use crate::ast::{ParamKind, Tool, unraw};
-use crate::attr;
+use crate::ast::{ParamKind, Tool};
+use crate::attr::key::{Text, WithSpan};
 use crate::check::{self, Site};
+use crate::syntax::unraw;
 
 /// Parses, checks and generates a free-function tool; errors come back combined.
 pub(crate) fn tool(args: TokenStream, function: &ItemFn) -> syn::Result<TokenStream> {
-    let args = attr::tool_args(args)?;
+    let args = crate::attr::tool::parse(args)?;
     let tool = Tool::parse(args, &function.attrs, &function.sig)?;
     check::tool(&tool, Site::Free)?;
     Ok(free(&tool, &function.vis))
@@ -370,7 +371,7 @@ fn spec(tool: &Tool<'_>, target: &Target<'_>, input_schema: &TokenStream) -> Tok
     let name = &tool.name;
     let title = option_text(tool.args.title.as_ref());
     let description = option_text(tool.description.as_ref());
-    let hint = |h: &Option<attr::Spanned<bool>>| match h {
+    let hint = |h: &Option<WithSpan<bool>>| match h {
         Some(h) => {
             let value = h.value;
             quote!(::core::option::Option::Some(#value))
@@ -443,7 +444,7 @@ fn argument_local(ident: &syn::Ident) -> syn::Ident {
     format_ident!("__arg_{}", unraw(ident))
 }
 
-fn option_text(value: Option<&attr::Text>) -> TokenStream {
+fn option_text(value: Option<&Text>) -> TokenStream {
     match value {
         Some(text) => quote!(::core::option::Option::Some(#text)),
         None => quote!(::core::option::Option::None),

@@ -6,11 +6,10 @@ use quote::quote;
 use syn::{ImplItem, ImplItemFn, ItemImpl, Meta, Type};
 
 use crate::ast::Tool;
-use crate::attr;
+use crate::attr::arg::strip_parameter_attributes;
 use crate::check::{self, Site};
 use crate::errors::Errors;
 use crate::expand::{Target, body};
-use crate::fallback::strip_parameter_attributes;
 
 const MCP_TOOL: &str = "mcp_tool";
 
@@ -124,7 +123,7 @@ fn tool_method(
     method: &ImplItemFn,
     owner: &Type,
 ) -> syn::Result<(String, Span, TokenStream)> {
-    let args = attr::tool_args(args)?;
+    let args = crate::attr::tool::parse(args)?;
     let tool = Tool::parse(args, &method.attrs, &method.sig)?;
     check::tool(&tool, Site::Method)?;
     let target = Target::new(&tool, Some(owner));

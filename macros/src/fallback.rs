@@ -4,9 +4,9 @@
 
 use proc_macro2::TokenStream;
 use quote::quote;
-use syn::{FnArg, ItemFn};
+use syn::ItemFn;
 
-use crate::attr::{ARG, INJECT, SCHEMARS};
+use crate::attr::arg::strip_parameter_attributes;
 use crate::expand;
 
 pub(crate) fn tool(args: TokenStream, item: TokenStream) -> TokenStream {
@@ -28,20 +28,6 @@ pub(crate) fn tool(args: TokenStream, item: TokenStream) -> TokenStream {
         Err(errors) => {
             let errors = errors.to_compile_error();
             quote!(#function #errors)
-        }
-    }
-}
-
-/// `#[arg]`, `#[inject]` and `#[schemars]` on a parameter are read by these macros only; the
-/// compiler would reject them there.
-pub(crate) fn strip_parameter_attributes<'a>(inputs: impl Iterator<Item = &'a mut FnArg>) {
-    for input in inputs {
-        if let FnArg::Typed(param) = input {
-            param.attrs.retain(|a| {
-                ![ARG, INJECT, SCHEMARS]
-                    .iter()
-                    .any(|name| a.path().is_ident(name))
-            });
         }
     }
 }

@@ -49,6 +49,7 @@ mod errors;
 mod expand;
 mod expand_impl;
 mod fallback;
+mod syntax;
 
 use proc_macro::TokenStream;
 
