@@ -1,9 +1,9 @@
-//! Doc comments to text: the tool description, and the parameter descriptions of its
+//! Doc comments to text: an item's description, and the parameter descriptions of its
 //! `# Arguments` section (rustdoc's convention: ``* `name` - text``).
 
 use syn::{Attribute, Expr, ExprLit, Lit, Meta};
 
-/// What a doc comment says about a tool.
+/// What a doc comment says about an item.
 #[derive(Debug, Default, PartialEq, Eq)]
 pub(crate) struct Doc {
     /// The text outside the `# Arguments` section; `None` when there is none.

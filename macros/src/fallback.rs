@@ -1,27 +1,33 @@
-//! The entry point's error path: when a tool cannot be generated, the user's function is still
-//! emitted unchanged beside the errors, so one mistake gives one error and not a cascade of
-//! "cannot find function" errors wherever the function is used.
+//! The entry points' error path, for every kind of item: when an item cannot be generated, the
+//! user's function or impl block is still emitted beside the errors, so one mistake gives one
+//! error and not a cascade of "cannot find function" errors wherever it is used.
 
-use proc_macro2::TokenStream;
+use proc_macro2::{Span, TokenStream};
 use quote::quote;
-use syn::ItemFn;
+use syn::{ItemFn, ItemImpl};
 
 use crate::attr::arg::strip_parameter_attributes;
-use crate::expand;
+use crate::model::kind::Kind;
 
-pub(crate) fn tool(args: TokenStream, item: TokenStream) -> TokenStream {
+/// The function as written (its parameter attributes removed), beside what `expand` generates
+/// from it or the errors it found.
+pub(crate) fn function(
+    kind: &Kind,
+    item: TokenStream,
+    expand: impl FnOnce(&ItemFn) -> syn::Result<TokenStream>,
+) -> TokenStream {
     let mut function: ItemFn = match syn::parse2(item.clone()) {
         Ok(function) => function,
         Err(_) => {
             let error = syn::Error::new(
-                proc_macro2::Span::call_site(),
-                "`#[mcp_tool]` goes on a function",
+                Span::call_site(),
+                format!("`#[{}]` goes on a function", kind.attribute),
             )
             .to_compile_error();
             return quote!(#error #item);
         }
     };
-    let generated = expand::tool(args, &function);
+    let generated = expand(&function);
     strip_parameter_attributes(function.sig.inputs.iter_mut());
     match generated {
         Ok(generated) => quote!(#function #generated),
@@ -30,4 +36,19 @@ pub(crate) fn tool(args: TokenStream, item: TokenStream) -> TokenStream {
             quote!(#function #errors)
         }
     }
+}
+
+/// The impl block, or, when the item is not one, the item as written beside the error.
+pub(crate) fn impl_block(kind: &Kind, item: TokenStream) -> Result<ItemImpl, TokenStream> {
+    syn::parse2(item.clone()).map_err(|_| {
+        let error = syn::Error::new(
+            Span::call_site(),
+            format!(
+                "`#[{}]` goes on an inherent impl block: `impl Type {{ ... }}`",
+                kind.type_attribute
+            ),
+        )
+        .to_compile_error();
+        quote!(#error #item)
+    })
 }

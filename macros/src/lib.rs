@@ -41,27 +41,34 @@
 //! | `#[mcp_tool]` on a non-function | on a struct | `#[mcp_tool]` goes on a function |
 //! | `#[mcp_tool_type]` on a trait impl or a non-impl | `impl Default for Api` | `#[mcp_tool_type]` goes on an inherent impl block |
 
-mod ast;
-mod attr;
-mod check;
-mod doc;
+// In layer order, lowest first: each module imports only from the modules before it here.
 mod errors;
-mod expand;
-mod expand_impl;
-mod fallback;
 mod syntax;
+
+mod doc;
+
+mod attr;
+
+mod model;
+
+mod check;
+
+mod generate;
+
+mod fallback;
+mod pipeline;
 
 use proc_macro::TokenStream;
 
 /// Turns a function into an MCP tool. See the `toolwright` crate for the full reference.
 #[proc_macro_attribute]
 pub fn mcp_tool(args: TokenStream, item: TokenStream) -> TokenStream {
-    fallback::tool(args.into(), item.into()).into()
+    pipeline::tool(args.into(), item.into()).into()
 }
 
 /// Serves the `#[mcp_tool]` methods of an inherent impl block as tools, called on an instance
 /// given to the server. See the `toolwright` crate for the full reference.
 #[proc_macro_attribute]
 pub fn mcp_tool_type(args: TokenStream, item: TokenStream) -> TokenStream {
-    expand_impl::tool_type(args.into(), item.into()).into()
+    pipeline::tool_type(args.into(), item.into()).into()
 }

@@ -1,0 +1,78 @@
+//! An impl block whose methods are items, whatever their kind: the walk that finds the methods
+//! marked with a kind's attribute and takes the attribute off, and the block's items once made.
+
+use proc_macro2::TokenStream;
+use syn::{ImplItem, ImplItemFn, ItemImpl, Meta, Type};
+
+use crate::attr::arg::strip_parameter_attributes;
+use crate::model::kind::Kind;
+
+/// A method that carried the kind's attribute.
+pub(crate) struct MarkedMethod {
+    /// The method as written, without the attribute; its parameters keep theirs, which the
+    /// model reads.
+    pub(crate) method: ImplItemFn,
+    /// The attribute's arguments; `None` when it was not a list, so no item is made.
+    pub(crate) args: Option<TokenStream>,
+    /// Mistakes in the attribute itself, reported before the method's own.
+    pub(crate) problems: Vec<syn::Error>,
+}
+
+/// Takes the kind's attribute off every method that carries it, and the parameter attributes
+/// off those that become items (the compiler would reject both); returns the marked methods
+/// in order, as written.
+pub(crate) fn take_marked(block: &mut ItemImpl, kind: &Kind) -> Vec<MarkedMethod> {
+    let mut marked = Vec::new();
+    for item in &mut block.items {
+        let ImplItem::Fn(method) = item else { continue };
+        let Some(position) = attribute_position(method, kind) else {
+            continue;
+        };
+        let attribute = method.attrs.remove(position);
+        let mut problems = Vec::new();
+        if let Some(again) = attribute_position(method, kind) {
+            let again = method.attrs.remove(again);
+            problems.push(syn::Error::new_spanned(
+                again,
+                format!("duplicate `#[{}]`", kind.attribute),
+            ));
+        }
+        let args = match attribute.meta {
+            Meta::Path(_) => Some(TokenStream::new()),
+            Meta::List(list) => Some(list.tokens),
+            Meta::NameValue(nv) => {
+                problems.push(syn::Error::new_spanned(
+                    nv,
+                    format!(
+                        "`#[{0}]` takes a list, like `#[{0}(read_only)]`",
+                        kind.attribute
+                    ),
+                ));
+                None
+            }
+        };
+        let copy = method.clone();
+        if args.is_some() {
+            strip_parameter_attributes(method.sig.inputs.iter_mut());
+        }
+        marked.push(MarkedMethod {
+            method: copy,
+            args,
+            problems,
+        });
+    }
+    marked
+}
+
+fn attribute_position(method: &ImplItemFn, kind: &Kind) -> Option<usize> {
+    method
+        .attrs
+        .iter()
+        .position(|a| a.path().is_ident(kind.attribute))
+}
+
+/// The items made from an impl block's methods, served on an instance of `owner`.
+pub(crate) struct ImplBlock<'a, T> {
+    pub(crate) owner: &'a Type,
+    pub(crate) items: Vec<T>,
+}
