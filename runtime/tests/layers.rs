@@ -114,17 +114,53 @@ const RUNTIME: Folders = &[
     ),
 ];
 
-const MACROS: Folders = &[(
-    "",
-    &[
-        &["attr", "doc"],
-        &["ast"],
-        &["check"],
-        &["expand"],
-        &["fallback"],
-        &["expand_impl"],
-    ],
-)];
+const MACROS: Folders = &[
+    (
+        "",
+        &[
+            &["errors", "syntax", "doc"],
+            &["attr"],
+            &["model"],
+            &["check"],
+            &["generate"],
+            &["fallback"],
+            &["pipeline"],
+        ],
+    ),
+    (
+        "attr",
+        &[&["suggest"], &["key"], &["schemars"], &["arg", "tool"]],
+    ),
+    (
+        "model",
+        &[
+            &["kind"],
+            &["param"],
+            &["function", "impl_block"],
+            &["tool"],
+        ],
+    ),
+    (
+        "check",
+        &[
+            &["checked"],
+            &["function", "impl_block", "param"],
+            &["tool"],
+            &["tool_type"],
+        ],
+    ),
+    (
+        "generate",
+        &[
+            &["tokens"],
+            &["target"],
+            &["injected"],
+            &["arguments", "outcome"],
+            &["tool"],
+            &["tool_type"],
+        ],
+    ),
+];
 
 #[test]
 fn the_runtime_imports_only_from_layers_below() {
