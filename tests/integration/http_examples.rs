@@ -2,7 +2,7 @@
 //! binary, and the endpoint mounted in an axum app behind a bearer-token middleware.
 #![cfg(all(feature = "http", unix))]
 
-mod common;
+use crate::common;
 
 use common::http::{Request, Served};
 use serde_json::json;

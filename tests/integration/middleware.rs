@@ -5,7 +5,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-mod common;
+use crate::common;
 
 use serde_json::json;
 use toolwright::middleware::{self, Next, ToolCall};
@@ -58,7 +58,11 @@ fn explode() -> String {
 
 fn server() -> Server {
     Server::new("layered", "1")
-        .discover()
+        .tool::<add>()
+        .tool::<slow>()
+        .tool::<explode>()
+        .tool::<was_stopped>()
+        .tool::<most_at_once>()
         .state(Runs::default())
 }
 

@@ -3,7 +3,7 @@
 //! parameter (`#[arg(...)]`, `#[schemars(...)]`), on a field of an `Args<T>` struct, or on a
 //! newtype. And a value the schema allows binds: `2.0` is an integer.
 
-mod common;
+use crate::common;
 
 use common::InProcess;
 use serde::Deserialize;
@@ -47,7 +47,12 @@ fn names(names: NonEmpty) -> usize {
 }
 
 fn start(revision: &str) -> InProcess {
-    let mut server = InProcess::start(Server::new("constraints", "1").discover());
+    let mut server = InProcess::start(
+        Server::new("constraints", "1")
+            .tool::<label>()
+            .tool::<window>()
+            .tool::<names>(),
+    );
     server.client.open(revision);
     server
 }

@@ -103,7 +103,7 @@ proptest! {
         }
         let output = Output::default();
         Server::new("properties", "1")
-            .discover()
+            .tool::<echo>().tool::<add>().tool::<fail>()
             .shutdown_grace(Duration::from_secs(5))
             .serve(&input[..], output.clone())
             .unwrap();

@@ -1,7 +1,7 @@
 //! A body over the limit: the client gets its 413 however it sends, and the server goes on.
 #![cfg(all(feature = "http", unix))]
 
-mod common;
+use crate::common;
 
 use std::io::{Read, Write};
 use std::net::TcpStream;
@@ -22,7 +22,7 @@ const LIMIT: usize = 64 << 10;
 
 fn endpoint() -> Endpoint {
     Endpoint::start_with(
-        Server::new("limits", "1").discover(),
+        Server::new("limits", "1").tool::<echo>(),
         Http::new().max_body(LIMIT),
     )
 }
@@ -96,7 +96,7 @@ fn a_client_waiting_to_continue_is_refused_before_it_sends() {
 #[test]
 fn a_body_too_large_to_read_or_never_sent_is_refused_in_bounded_time() {
     let endpoint = Endpoint::start_with(
-        Server::new("limits", "1").discover(),
+        Server::new("limits", "1").tool::<echo>(),
         Http::new()
             .max_body(LIMIT)
             .body_timeout(std::time::Duration::from_millis(300)),

@@ -1,7 +1,7 @@
 //! Tools that ask the client: one tool, both eras. In a handshake session each ask is a request
 //! to the client; on 2026-07-28 each is a round of `input_required`, sealed in `requestState`.
 
-mod common;
+use crate::common;
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
@@ -168,7 +168,19 @@ async fn order_extras(ask: Elicit<Extras>) -> String {
 }
 
 fn server() -> Server {
-    Server::new("asking", "1").discover().state(Runs::default())
+    Server::new("asking", "1")
+        .tool::<delete_tagged>()
+        .tool::<capital>()
+        .tool::<count_roots>()
+        .tool::<three_steps>()
+        .tool::<both_at_once>()
+        .tool::<must_sample>()
+        .tool::<sign_in>()
+        .tool::<how_it_failed>()
+        .tool::<order>()
+        .tool::<order_extras>()
+        .tool::<run_count>()
+        .state(Runs::default())
 }
 
 const ASKING: [ProtocolVersion; 3] = [
@@ -349,7 +361,7 @@ fn titled_choices_in_every_revision_with_forms() {
         // Multi-selects exist from 2025-11-25 on.
         let expected = match revision {
             ProtocolVersion::V2025_06_18 => {
-                "failed: the form `asking::Extras` has multi-select choices, which need protocol \
+                "failed: the form `integration::asking::Extras` has multi-select choices, which need protocol \
                  2025-11-25; the client speaks 2025-06-18"
             }
             _ => "2 extras",

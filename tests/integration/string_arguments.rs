@@ -53,7 +53,7 @@ fn whole(query: Args<Query>) -> Value {
 }
 
 fn server() -> Server {
-    Server::new("strings", "1").discover()
+    Server::new("strings", "1").tool::<take>().tool::<whole>()
 }
 
 /// What a call of `tool` with `arguments` bound, or the error it got.

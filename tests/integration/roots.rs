@@ -1,7 +1,7 @@
 //! The client's roots: asked once per handshake session, asked again after the client says they
 //! changed (and the server hears it); a round per call on 2026-07-28, where nothing is kept.
 
-mod common;
+use crate::common;
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -38,7 +38,7 @@ impl Side {
     fn server(&self) -> Server {
         let heard = Arc::clone(&self.heard);
         Server::new("roots", "1")
-            .discover()
+            .tool::<allowed>()
             .on_roots_changed(move |change| heard.lock().unwrap().push(change.before))
     }
 
@@ -119,7 +119,7 @@ fn each_2026_call_takes_a_round_for_the_roots() {
 /// over stdio, the client answers the one `roots/list` late, while the others wait for it.
 #[test]
 fn calls_at_once_share_one_ask() {
-    let mut piped = common::PipedServer::start(Server::new("roots", "1").discover());
+    let mut piped = common::PipedServer::start(Server::new("roots", "1").tool::<allowed>());
     let client = &mut piped.client;
     let init = client.request(
         "initialize",
@@ -156,7 +156,7 @@ fn a_panicking_hook_does_not_end_the_session() {
     let side = Side::default();
     side.set(&["file:///work/a"]);
     let server = Server::new("roots", "1")
-        .discover()
+        .tool::<allowed>()
         .on_roots_changed(|_| panic!("the hook failed"));
     let mut client =
         Client::connect_answering(server, ProtocolVersion::V2025_11_25, side.answers()).unwrap();
@@ -170,7 +170,7 @@ fn a_panicking_hook_does_not_end_the_session() {
 /// is asked on every call: what it said could change unseen.
 #[test]
 fn a_client_that_announces_no_changes_is_asked_every_time() {
-    let mut piped = common::PipedServer::start(Server::new("roots", "1").discover());
+    let mut piped = common::PipedServer::start(Server::new("roots", "1").tool::<allowed>());
     let client = &mut piped.client;
     client.request(
         "initialize",

@@ -1,7 +1,7 @@
 //! Injected parameters: the request context, progress, cancellation, shared state and custom
 //! injectable types, and the guarantee that a client can never bind one.
 
-mod common;
+use crate::common;
 
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::time::Duration;
@@ -50,7 +50,14 @@ fn modern_meta(client: &str, extensions: Value) -> Value {
 
 fn server() -> Server {
     Server::new("injection-test", "1")
-        .discover()
+        .tool::<capabilities>()
+        .tool::<whoami>()
+        .tool::<wait_for_cancel>()
+        .tool::<spin_until_cancelled>()
+        .tool::<was_cancelled>()
+        .tool::<count>()
+        .tool::<query>()
+        .tool::<chatty>()
         .state(Rendezvous(tokio::sync::Barrier::new(2)))
         .state(Flag::default())
         .state(Pool(AtomicU32::new(0)))
@@ -293,15 +300,18 @@ fn custom_injectables_and_no_spoofing() {
 fn missing_state_is_reported_at_start() {
     let error = common::start_error(Server::new("no-state", "1").tool::<was_cancelled>());
     assert!(
-        error.starts_with("tool `was_cancelled` (at tests/injection.rs:"),
+        error.starts_with("tool `was_cancelled` (at tests/integration/injection.rs:"),
         "{error}"
     );
     assert!(
-        error.ends_with("takes a `State<injection::Flag>`, but no state of that type was registered; add it with `.state(...)` on the server"),
+        error.ends_with("takes a `State<integration::injection::Flag>`, but no state of that type was registered; add it with `.state(...)` on the server"),
         "{error}"
     );
     let error = common::start_error(Server::new("no-pool", "1").tool::<query>());
-    assert!(error.contains("`State<injection::Pool>`"), "{error}");
+    assert!(
+        error.contains("`State<integration::injection::Pool>`"),
+        "{error}"
+    );
 }
 
 /// Logs at every level it can.

@@ -1,7 +1,7 @@
 //! Anything a client can send, over the real stdio binary: every malformed message gets a clear
 //! error (or, where the specification says so, silence), and the next request is still served.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

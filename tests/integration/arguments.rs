@@ -1,7 +1,7 @@
 //! Client arguments: renames, defaults, optional and nested values, enums, maps, `Args<T>`,
 //! unknown keys, and error messages that name the path and the expected type.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 
@@ -77,7 +77,12 @@ fn git_status(
 }
 
 fn start(version: &str) -> InProcess {
-    let mut server = InProcess::start(Server::new("arguments-test", "1").discover());
+    let mut server = InProcess::start(
+        Server::new("arguments-test", "1")
+            .tool::<search>()
+            .tool::<book>()
+            .tool::<git_status>(),
+    );
     server.client.initialize(version);
     server
 }

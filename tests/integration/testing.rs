@@ -46,7 +46,10 @@ async fn wait(progress: Progress, cancel: Cancellation) -> String {
 }
 
 fn server() -> Server {
-    Server::new("testing", "1").discover()
+    Server::new("testing", "1")
+        .tool::<lie>()
+        .tool::<count>()
+        .tool::<wait>()
 }
 
 #[test]

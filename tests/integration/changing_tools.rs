@@ -3,7 +3,7 @@
 //! streams that asked for it hear it tagged with their subscription; calls in flight keep
 //! their tool.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

@@ -1,8 +1,8 @@
 //! The exact wire, revision by revision: structured output of each shape, the 2026-07-28
 //! additions and errors, batches, content blocks, hand-written schemas, icons, `_meta`, pages.
 
-mod common;
-mod fixtures;
+use crate::common;
+use crate::fixtures;
 
 use std::time::Duration;
 

@@ -2,7 +2,7 @@
 //! streams, cancellation, header arguments, masking and shutdown.
 #![cfg(feature = "http")]
 
-mod common;
+use crate::common;
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
@@ -70,7 +70,15 @@ fn explode() -> String {
 
 fn server() -> Server {
     Server::new("http-test", "1")
-        .discover()
+        .tool::<echo>()
+        .tool::<steps>()
+        .tool::<wait_for_cancel>()
+        .tool::<nap>()
+        .tool::<regional>()
+        .tool::<explode>()
+        .tool::<was_cancelled>()
+        .tool::<pause>()
+        .tool::<lookup>()
         .state(Flags::default())
         .shutdown_grace(Duration::from_millis(300))
 }

@@ -41,7 +41,10 @@ fn names(client: &mut Client) -> Vec<String> {
 #[test]
 fn tools_with_a_tag_can_be_left_out_of_a_build() {
     let server = Server::new("shop", "1")
-        .discover()
+        .tool::<browse>()
+        .tool::<reprice>()
+        .tool::<try_out>()
+        .tool::<hello>()
         .without_tags(["experimental"]);
     let mut client = Client::new(server).unwrap();
     assert_eq!(names(&mut client), ["browse", "hello", "reprice"]);
@@ -53,7 +56,10 @@ fn tools_with_a_tag_can_be_left_out_of_a_build() {
 fn a_rule_hides_tools_from_lists_and_calls_in_every_revision() {
     let server = || {
         Server::new("shop", "1")
-            .discover()
+            .tool::<browse>()
+            .tool::<reprice>()
+            .tool::<try_out>()
+            .tool::<hello>()
             .page_size(1)
             .visibility(|tool, _caller| !tool.has_tag("admin"))
     };
@@ -81,7 +87,14 @@ fn a_rule_hides_tools_from_lists_and_calls_in_every_revision() {
 
 #[test]
 fn without_a_rule_lists_are_public() {
-    let mut modern = Client::new(Server::new("shop", "1").discover()).unwrap();
+    let mut modern = Client::new(
+        Server::new("shop", "1")
+            .tool::<browse>()
+            .tool::<reprice>()
+            .tool::<try_out>()
+            .tool::<hello>(),
+    )
+    .unwrap();
     let page = modern.request("tools/list", json!({})).unwrap();
     assert_eq!(page["cacheScope"], "public", "{page}");
 }

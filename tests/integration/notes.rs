@@ -1,7 +1,7 @@
 //! The notes example over real pipes: a `#[mcp_tool_type]` with two impl blocks, shared state,
 //! progress and cancellation.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

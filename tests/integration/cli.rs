@@ -1,6 +1,6 @@
 //! Every server binary is a command line tool too: `list`, `call`, `help`.
 
-mod common;
+use crate::common;
 
 use std::process::{Command, Output};
 

@@ -2,7 +2,7 @@
 //! and body, and the request after it is served.
 #![cfg(feature = "http")]
 
-mod common;
+use crate::common;
 
 use std::io::Write;
 use std::net::{SocketAddr, TcpStream};
@@ -28,7 +28,9 @@ fn regional(#[arg(header = "Region")] region: String, query: String) -> String {
 const LIMIT: usize = 2048;
 
 fn endpoint() -> Endpoint {
-    let server = Server::new("http-malformed", "1").discover();
+    let server = Server::new("http-malformed", "1")
+        .tool::<echo>()
+        .tool::<regional>();
     let http = Http::new()
         .max_body(LIMIT)
         .body_timeout(Duration::from_millis(300))

@@ -73,7 +73,11 @@ fn every_block() -> Vec<Content> {
 }
 
 fn call(revision: ProtocolVersion, tool: &str) -> Value {
-    let server = Server::new("content", "1").discover();
+    let server = Server::new("content", "1")
+        .tool::<read_picture>()
+        .tool::<read_picture_and_json>()
+        .tool::<every_block>()
+        .tool::<unadvertised>();
     let mut client = Client::connect(server, revision).unwrap();
     client.call(tool, json!({})).unwrap().json().clone()
 }

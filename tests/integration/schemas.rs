@@ -3,8 +3,8 @@
 //! schema compiles, every `$ref` resolves, every structured value validates against the schema
 //! advertised for it, and structured results carry their JSON as text too.
 
-mod common;
-mod fixtures;
+use crate::common;
+use crate::fixtures;
 
 use common::{Client, InProcess, Process, REVISIONS};
 use serde_json::{Value, json};

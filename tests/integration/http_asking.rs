@@ -3,7 +3,7 @@
 //! round of `input_required`, and any replica that shares the key serves the next round.
 #![cfg(feature = "http")]
 
-mod common;
+use crate::common;
 
 use common::http::Endpoint;
 use schemars::JsonSchema;
@@ -33,7 +33,9 @@ async fn count_roots(roots: Roots) -> Result<String, ToolError> {
 }
 
 fn server() -> Server {
-    Server::new("asking-http", "1").discover()
+    Server::new("asking-http", "1")
+        .tool::<delete_tagged>()
+        .tool::<count_roots>()
 }
 
 /// `initialize` with the elicitation capability; the session id.

@@ -62,7 +62,13 @@ fn input_schemas(client: &mut Client) -> serde_json::Map<String, Value> {
 
 #[test]
 fn a_tool_ignores_unknown_keys_when_it_says_so() {
-    let mut client = client(Server::new("t", "1").discover());
+    let mut client = client(
+        Server::new("t", "1")
+            .tool::<strict>()
+            .tool::<lenient>()
+            .tool::<always_strict>()
+            .tool::<book>(),
+    );
     let extra = json!({"count": 2, "verbose": true});
     assert_eq!(
         call(&mut client, "strict", extra.clone()),
@@ -102,7 +108,10 @@ fn a_tool_ignores_unknown_keys_when_it_says_so() {
 fn a_server_ignores_unknown_keys_unless_a_tool_refuses_them() {
     let mut client = client(
         Server::new("t", "1")
-            .discover()
+            .tool::<strict>()
+            .tool::<lenient>()
+            .tool::<always_strict>()
+            .tool::<book>()
             .ignore_unknown_arguments(true),
     );
     let extra = json!({"count": 2, "verbose": true});

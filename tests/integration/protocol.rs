@@ -1,7 +1,7 @@
 //! JSON-RPC and lifecycle behaviour over the stdio transport: every malformed message gets a
 //! clear error (or, for notifications, silence), and the next request is still served.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

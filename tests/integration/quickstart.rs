@@ -1,7 +1,7 @@
 //! The quickstart example over real pipes: the exact JSON of `initialize`, `tools/list` and
 //! `tools/call` in each handshake revision.
 
-mod common;
+use crate::common;
 
 use std::time::{Duration, Instant};
 

@@ -2,7 +2,7 @@
 //! `io` all fail as `isError` results (verbatim or masked as their error type says), and never
 //! become structured output; their output schema is the success type's.
 
-mod common;
+use crate::common;
 
 use std::io;
 
@@ -71,7 +71,13 @@ fn with_io(fail: bool) -> io::Result<u8> {
 }
 
 fn server() -> Server {
-    Server::new("results", "1.0.0").discover()
+    Server::new("results", "1.0.0")
+        .tool::<alias>()
+        .tool::<alias_of_alias>()
+        .tool::<checked>()
+        .tool::<full_path>()
+        .tool::<with_anyhow>()
+        .tool::<with_io>()
 }
 
 /// (tool, the text a failure shows, or `None` when it is masked, the success value)

@@ -1,0 +1,36 @@
+//! The integration tests that can share a process, as one test binary: one module per subject.
+//!
+//! `Server::discover()` would serve every tool linked into this binary, from every module, so
+//! each module's servers name their tools (`.tool::<f>()`, in the order they are defined). The
+//! tests that need a process of their own are binaries of their own, beside this folder.
+
+#[path = "../common/mod.rs"]
+mod common;
+mod fixtures;
+
+mod arguments;
+mod asking;
+mod changing_tools;
+mod cli;
+mod constraints;
+mod content;
+mod eras;
+mod http;
+mod http_asking;
+mod http_examples;
+mod http_limits;
+mod http_malformed;
+mod injection;
+mod malformed;
+mod middleware;
+mod notes;
+mod properties;
+mod protocol;
+mod quickstart;
+mod results;
+mod roots;
+mod schemas;
+mod string_arguments;
+mod testing;
+mod unknown_arguments;
+mod visibility;
