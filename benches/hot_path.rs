@@ -1,9 +1,9 @@
 //! Micro-benchmarks of the pieces on every call's path: parsing a message, dispatching it,
 //! binding its arguments, and shaping the result for each protocol revision.
 //!
-//! `cargo bench --features testing --bench hot_path`. The servers are driven in-process with
-//! `toolwright::testing`; the end-to-end comparison with other servers, over real pipes, is
-//! `bench/run.sh`.
+//! `cargo bench -p toolwright-tests --features testing --bench hot_path`. The servers are
+//! driven in-process with `toolwright::testing`; the end-to-end comparison with other servers,
+//! over real pipes, is `bench/run.sh`.
 
 use std::hint::black_box;
 

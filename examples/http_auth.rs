@@ -5,7 +5,7 @@
 //! same kind.
 //!
 //! ```sh
-//! MCP_TOKENS="s3cret=alice:admin,t0ken=bob" cargo run --example http_auth --features http -- 127.0.0.1:8080
+//! MCP_TOKENS="s3cret=alice:admin,t0ken=bob" cargo run -p toolwright-tests --example http_auth --features http -- 127.0.0.1:8080
 //! ```
 
 use std::collections::HashMap;

@@ -7,7 +7,7 @@
 //! collector; a real deployment swaps `StderrExporter` for `opentelemetry-otlp`'s exporter.
 //!
 //! ```sh
-//! cargo run --example tracing_otel --features opentelemetry -- call weather '{"city": "Oslo"}'
+//! cargo run -p toolwright-tests --example tracing_otel --features opentelemetry -- call weather '{"city": "Oslo"}'
 //! ```
 
 use std::process::ExitCode;

@@ -6,7 +6,7 @@
 pub mod http;
 
 use std::io::{BufRead, BufReader, Read, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::Duration;
@@ -17,14 +17,22 @@ use toolwright::{ProtocolVersion, Server};
 /// Long enough for a loaded CI machine; only failing tests ever wait this long.
 pub const TIMEOUT: Duration = Duration::from_secs(20);
 
+/// The repository's root, where the examples run as their users run them.
+pub fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("the tests package is a folder of the repository")
+}
+
 /// The path of an example binary, beside the test binaries. `cargo test` builds examples, but
 /// not when one test target is run alone, so each is brought up to date once per test process.
 pub fn example(name: &str) -> PathBuf {
     static BUILT: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
     let mut built = BUILT.lock().unwrap_or_else(|e| e.into_inner());
     if !built.iter().any(|b| b == name) {
-        // With the features this test was built with, so that it does not rebuild the crate
-        // with others.
+        // As `cargo test --workspace` builds it, with the features this test was built with, so
+        // that it does not rebuild the crates with others. The example is the root package's, or
+        // this package's for the ones that need test-only crates.
         let features: Vec<&str> = [
             ("http", cfg!(feature = "http")),
             ("testing", cfg!(feature = "testing")),
@@ -34,8 +42,16 @@ pub fn example(name: &str) -> PathBuf {
         .filter_map(|(name, on)| on.then_some(*name))
         .collect();
         let status = Command::new(env!("CARGO"))
-            .args(["build", "--quiet", "--example", name, "--features"])
+            .args([
+                "build",
+                "--quiet",
+                "--workspace",
+                "--example",
+                name,
+                "--features",
+            ])
             .arg(features.join(","))
+            .current_dir(root())
             .status()
             .expect("cargo runs");
         assert!(status.success(), "building example {name} failed");
@@ -194,7 +210,7 @@ pub struct Process {
 impl Process {
     pub fn spawn(example_name: &str) -> Process {
         let mut child = Command::new(example(example_name))
-            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .current_dir(root())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())

@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 fn quickstart(args: &[&str]) -> Output {
     Command::new(common::example("quickstart"))
         .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .current_dir(common::root())
         .output()
         .expect("the example runs")
 }
@@ -97,11 +97,11 @@ fn a_server_with_arguments_of_its_own() {
     let files = |args: &[&str]| {
         Command::new(common::example("files"))
             .args(args)
-            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .current_dir(common::root())
             .output()
             .expect("the example runs")
     };
-    let root = env!("CARGO_MANIFEST_DIR");
+    let root = common::root().to_str().unwrap();
     let output = files(&[
         root,
         "call",
