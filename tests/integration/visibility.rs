@@ -98,3 +98,54 @@ fn without_a_rule_lists_are_public() {
     let page = modern.request("tools/list", json!({})).unwrap();
     assert_eq!(page["cacheScope"], "public", "{page}");
 }
+
+/// Who the caller is, as an authentication layer in front of an HTTP endpoint would say.
+#[derive(Clone)]
+struct Subject {
+    name: &'static str,
+    admin: bool,
+}
+
+/// Says who called.
+#[mcp_tool(read_only)]
+fn whoami(ctx: &Context) -> String {
+    ctx.extension::<Subject>()
+        .map_or("anonymous".into(), |s| s.name.to_owned())
+}
+
+#[test]
+fn an_in_process_caller_carries_extensions_to_the_rule_and_the_tool() {
+    let server = || {
+        Server::new("shop", "1")
+            .tool::<reprice>()
+            .tool::<whoami>()
+            .visibility(|tool, caller| {
+                !tool.has_tag("admin") || caller.extension::<Subject>().is_some_and(|s| s.admin)
+            })
+    };
+    for revision in ProtocolVersion::ALL {
+        let mut anonymous = Client::connect(server(), revision).unwrap();
+        assert_eq!(names(&mut anonymous), ["whoami"], "{revision}");
+        let called = anonymous.call("whoami", json!({})).unwrap();
+        assert_eq!(called.text(), "anonymous", "{revision}");
+
+        let ada = Subject {
+            name: "ada",
+            admin: true,
+        };
+        let mut ada = Client::connect(server(), revision).unwrap().extension(ada);
+        assert_eq!(names(&mut ada), ["reprice", "whoami"], "{revision}");
+        assert_eq!(ada.call("whoami", json!({})).unwrap().text(), "ada");
+        assert_eq!(ada.call("reprice", json!({})).unwrap().text(), "repriced");
+
+        // A later value of the same type replaces the first, for the requests that follow.
+        let bob = Subject {
+            name: "bob",
+            admin: false,
+        };
+        let mut bob = ada.extension(bob);
+        assert_eq!(names(&mut bob), ["whoami"], "{revision}");
+        let error = bob.call("reprice", json!({})).unwrap_err();
+        assert_eq!(error.message, "Unknown tool: reprice", "{revision}");
+    }
+}
