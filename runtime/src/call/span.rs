@@ -47,6 +47,7 @@ pub(crate) enum Outcome {
 impl RequestSpan {
     /// The span of a request for `method` with `id`, read by `transport`; of a call of `tool`
     /// for `tools/call`.
+    #[inline]
     pub(crate) fn start(
         method: &str,
         tool: Option<&str>,
@@ -91,6 +92,7 @@ impl RequestSpan {
         &self.span
     }
 
+    #[inline]
     pub(crate) fn revision(&self, version: ProtocolVersion) {
         if self.started.is_some() {
             self.span.record("mcp.protocol.version", version.as_str());
@@ -98,6 +100,7 @@ impl RequestSpan {
     }
 
     /// Records how the request ended, and its duration.
+    #[inline]
     pub(crate) fn end(&self, outcome: Outcome) {
         let Some(started) = self.started else {
             return;

@@ -72,6 +72,7 @@ impl Engine {
     /// The cache hints of list results: for an hour unless the server says (none by default
     /// when its tools can change at any moment); the same for every client (`public`) unless
     /// a rule chooses tools per caller (`private`).
+    #[inline]
     pub(crate) fn cache(&self) -> Cache {
         Cache {
             ttl_ms: u64::try_from(self.cache_ttl.as_millis()).unwrap_or(u64::MAX),
@@ -89,6 +90,7 @@ impl Engine {
 
     /// The `tools/list` result a cursor points at in `registry`, for `version`, as the caller
     /// of a request through `outlet` sees it; `None` for a cursor the server did not hand out.
+    #[inline]
     pub(crate) fn tool_page<'a>(
         &self,
         registry: &'a Registry,
