@@ -34,6 +34,15 @@ use crate::server::reply::{Reply, id_in_use, log_level};
 use crate::server::session::{RequestScope, Session};
 use crate::tools::binding::Arguments;
 
+/// The request a call is opened for.
+struct Request<'a> {
+    id: &'a RawValue,
+    version: ProtocolVersion,
+    params: &'a Params<'a>,
+    meta: &'a Meta<'a>,
+    scope: RequestScope<'a>,
+}
+
 impl Session {
     /// A `tools/call`: find → admit → open → run (the transport starts the call it returns).
     pub(crate) fn call(
@@ -48,7 +57,14 @@ impl Session {
         let registry = self.engine.registry();
         let (tool, arguments) = self.find(&registry, params, scope)?;
         let (threads, admitted) = self.admit()?;
-        let record = self.open(id, version, params, meta, scope, &tool, &registry)?;
+        let request = Request {
+            id,
+            version,
+            params,
+            meta,
+            scope,
+        };
+        let record = self.open(&request, &tool, &registry)?;
         let engine = &self.engine;
         Ok(Reply::Later(Call {
             tool_call: ToolCall {
@@ -123,17 +139,19 @@ impl Session {
     }
 
     /// Opens the call's record and registers its id, which must not be in flight.
-    #[allow(clippy::too_many_arguments)]
     fn open(
         &self,
-        id: &RawValue,
-        version: ProtocolVersion,
-        params: &Params<'_>,
-        meta: &Meta<'_>,
-        scope: RequestScope<'_>,
+        request: &Request<'_>,
         tool: &ServedTool,
         registry: &Registry,
     ) -> Result<Arc<CallRecord>, ProtocolError> {
+        let &Request {
+            id,
+            version,
+            params,
+            meta,
+            scope,
+        } = request;
         let (client, log_threshold) = self.client_of(version, meta)?;
         let asking = match tool.asks {
             true => Some(Box::new(self.asking(
