@@ -10,7 +10,7 @@ use std::time::Duration;
 use common::PipedServer;
 use serde_json::{Value, json};
 use toolwright::prelude::*;
-use toolwright::{Error, Server, ServerHandle};
+use toolwright::{Error, ProtocolVersion, Server, ServerHandle};
 
 /// Says a.
 #[mcp_tool]
@@ -262,4 +262,44 @@ fn http_listen_streams_hear_of_changes() {
     let list = endpoint.modern(6, "tools/list", json!({})).send();
     assert_eq!(names(&list.answer()), ["beta", "slow"]);
     assert_eq!(list.answer()["result"]["ttlMs"], 0);
+}
+
+/// Who is calling, as an HTTP layer would put it into a request.
+#[derive(Clone)]
+struct Caller(&'static str);
+
+#[test]
+fn an_in_process_client_that_carries_extensions_still_hears_of_changes() {
+    // In a session: `initialize` registered the connection before the extensions came.
+    let (built, handle) = server();
+    let mut client = toolwright::testing::Client::connect(built, ProtocolVersion::V2025_11_25)
+        .unwrap()
+        .extension(Caller("ada"))
+        .extension(Caller("bob"));
+    handle.disable_tool("beta").unwrap();
+    let heard: Value = serde_json::from_str(&client.next_line()).unwrap();
+    assert!(is_list_changed(&heard), "{heard}");
+
+    // On 2026-07-28: a `subscriptions/listen` opened before the extensions changed.
+    let (built, handle) = server();
+    let mut client = toolwright::testing::Client::connect(built, ProtocolVersion::V2026_07_28)
+        .unwrap()
+        .extension(Caller("ada"));
+    let listen = json!({"jsonrpc": "2.0", "id": "l", "method": "subscriptions/listen", "params": {
+        "notifications": {"toolsListChanged": true},
+        "_meta": {
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": {}
+        }
+    }});
+    client.send_line(&listen.to_string());
+    let ack: Value = serde_json::from_str(&client.next_line()).unwrap();
+    assert_eq!(
+        ack["method"], "notifications/subscriptions/acknowledged",
+        "{ack}"
+    );
+    let mut client = client.extension(Caller("bob"));
+    handle.disable_tool("beta").unwrap();
+    let heard: Value = serde_json::from_str(&client.next_line()).unwrap();
+    assert!(is_list_changed(&heard), "{heard}");
 }

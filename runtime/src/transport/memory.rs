@@ -26,6 +26,11 @@ struct Connection {
     outlet: Outlet,
     #[cfg(feature = "testing")]
     queue: Sender<Vec<u8>>,
+    /// The outlets `carry` replaced: kept for as long as the connection, since what listens
+    /// through them (the session's `list_changed`, a `subscriptions/listen`) holds them weakly
+    /// and would end with them.
+    #[cfg(feature = "testing")]
+    replaced: Vec<Outlet>,
     lines: Receiver<Vec<u8>>,
 }
 
@@ -65,6 +70,8 @@ impl Connection {
             ),
             #[cfg(feature = "testing")]
             queue,
+            #[cfg(feature = "testing")]
+            replaced: Vec::new(),
             lines,
         }
     }
@@ -73,7 +80,9 @@ impl Connection {
     #[cfg(feature = "testing")]
     fn carry(&mut self, extensions: Extensions) {
         let queue = self.queue.clone();
-        self.outlet = Outlet::new("memory", Channel { queue, extensions });
+        let carrying = Outlet::new("memory", Channel { queue, extensions });
+        self.replaced
+            .push(std::mem::replace(&mut self.outlet, carrying));
     }
 
     fn send(&self, line: &[u8]) {
@@ -163,7 +172,6 @@ impl Conversation {
         conversation
     }
 
-    #[cfg(feature = "testing")]
     /// The requests sent from now on carry `extensions`, as if a layer in front of an HTTP
     /// endpoint had put them there.
     #[cfg(feature = "testing")]
