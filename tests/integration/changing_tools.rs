@@ -24,6 +24,12 @@ fn beta() -> &'static str {
     "b"
 }
 
+/// Named as `gamma`, and defined before it.
+#[mcp_tool(name = "gamma")]
+fn gamma_again() -> &'static str {
+    "g again"
+}
+
 /// Says g, once added.
 #[mcp_tool]
 fn gamma() -> &'static str {
@@ -302,4 +308,24 @@ fn an_in_process_client_that_carries_extensions_still_hears_of_changes() {
     handle.disable_tool("beta").unwrap();
     let heard: Value = serde_json::from_str(&client.next_line()).unwrap();
     assert!(is_list_changed(&heard), "{heard}");
+}
+
+#[test]
+fn a_name_clash_through_the_handle_names_the_served_tool_first() {
+    let (mut server, _) = server();
+    let handle = server.handle();
+    let _client = toolwright::testing::Client::new(server).unwrap();
+    handle.add_tool::<gamma>().unwrap();
+    let Err(Error::DuplicateTool {
+        name,
+        first,
+        second,
+    }) = handle.add_tool::<gamma_again>()
+    else {
+        panic!("a clash");
+    };
+    assert_eq!(name, "gamma");
+    let line = |location: &str| -> u32 { location.rsplit(':').next().unwrap().parse().unwrap() };
+    // `gamma_again` is defined above `gamma`, yet the served tool comes first.
+    assert!(line(&first) > line(&second), "{first} then {second}");
 }

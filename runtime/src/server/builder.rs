@@ -18,7 +18,7 @@ use crate::server::error::{Error, Result};
 use crate::server::handle::{ServedBy, ServerHandle};
 use crate::server::listeners::Listeners;
 use crate::server::request_state::Sealer;
-use crate::server::toolset::{self, Names, ToolOrder, ToolSet};
+use crate::server::toolset::{self, Admission, Names, ToolOrder, ToolSet};
 use crate::server::visibility::{Caller, Rule};
 use crate::tools::SchemaProfile;
 use crate::tools::compiled::Options;
@@ -407,8 +407,10 @@ impl Server {
         let mut names = Names::default();
         let mut admitted = Vec::new();
         for (spec, instance) in kept {
-            if names.admit(spec)? {
-                admitted.push((spec, instance));
+            match names.admit(spec) {
+                Admission::New => admitted.push((spec, instance)),
+                Admission::Again => {}
+                Admission::Taken(seen) => return Err(toolset::clash(seen, spec)),
             }
         }
         let mut forms = Forms::default();

@@ -34,23 +34,14 @@ pub enum ToolOrder {
 pub(crate) struct Names(HashMap<&'static str, &'static ToolSpec>);
 
 impl Names {
-    /// Admits the name of `spec`: `Ok(true)` when it is new, `Ok(false)` when this very tool is
-    /// already admitted (registered twice, say by `discover` and by `tool`, it is one tool), and
-    /// an error naming both definitions when another tool has the name.
-    pub(crate) fn admit(&mut self, spec: &'static ToolSpec) -> Result<bool> {
+    /// Admits the name of `spec` if it is free.
+    pub(crate) fn admit(&mut self, spec: &'static ToolSpec) -> Admission {
         match self.0.get(spec.name) {
-            Some(seen) if std::ptr::eq(*seen, spec) => Ok(false),
-            Some(seen) => {
-                let (first, second) = ordered(seen, spec);
-                Err(Error::DuplicateTool {
-                    name: spec.name.to_owned(),
-                    first,
-                    second,
-                })
-            }
+            Some(seen) if std::ptr::eq(*seen, spec) => Admission::Again,
+            Some(seen) => Admission::Taken(seen),
             None => {
                 self.0.insert(spec.name, spec);
-                Ok(true)
+                Admission::New
             }
         }
     }
@@ -60,14 +51,34 @@ impl Names {
     }
 }
 
-/// The two locations of a name clash, in a stable order.
-fn ordered(a: &ToolSpec, b: &ToolSpec) -> (String, String) {
-    let (a, b) = if (a.file, a.line) <= (b.file, b.line) {
+/// What admitting a tool's name found.
+pub(crate) enum Admission {
+    /// The name was free; it is the tool's now.
+    New,
+    /// This very tool has it already (registered twice, say by `discover` and by `tool`).
+    Again,
+    /// Another tool has it.
+    Taken(&'static ToolSpec),
+}
+
+/// Two tools named alike: at start-up, in the order of their definitions (the same on every
+/// build, whatever order they were registered in).
+pub(crate) fn clash(a: &ToolSpec, b: &ToolSpec) -> Error {
+    let (first, second) = if (a.file, a.line) <= (b.file, b.line) {
         (a, b)
     } else {
         (b, a)
     };
-    (a.location(), b.location())
+    duplicate(first, second)
+}
+
+/// A tool named as one already served, the served one first.
+fn duplicate(served: &ToolSpec, added: &ToolSpec) -> Error {
+    Error::DuplicateTool {
+        name: added.name.to_owned(),
+        first: served.location(),
+        second: added.location(),
+    }
 }
 
 /// A tool ready to serve: its needs checked against the server's states, its forms made, its
@@ -172,13 +183,11 @@ impl ToolSet {
     /// tools changed.
     pub(crate) fn add(&self, spec: &'static ToolSpec, states: &States) -> Result<bool> {
         self.change(|slots, forms| {
-            if !slots.names.admit(spec)? {
-                // Already served: a second `add` of one tool is a mistake worth hearing of.
-                return Err(Error::DuplicateTool {
-                    name: spec.name.to_owned(),
-                    first: spec.location(),
-                    second: spec.location(),
-                });
+            match slots.names.admit(spec) {
+                Admission::New => {}
+                // A second `add` of one tool is a mistake worth hearing of, as is a name taken.
+                Admission::Again => return Err(duplicate(spec, spec)),
+                Admission::Taken(served) => return Err(duplicate(served, spec)),
             }
             let tool = serve(spec, None, self.options, states, forms).inspect_err(|_| {
                 slots.names.forget(spec.name);
