@@ -2,10 +2,10 @@
 //! top-level modules of `src/`, and the files and folders inside every folder, so that no file
 //! imports a file that imports it back. A module is a file or a folder; an import is any
 //! `crate::...` path in its code (comments and `#[cfg(test)] mod tests` blocks aside, since
-//! tests may reach anywhere). A folder's `mod.rs` may name its own files. A path through a
-//! re-export would hide which file it imports, so two kinds are refused: through the crate root
-//! (`crate::Context`), and through a folder the importing file is in (`crate::call::Context`
-//! from `call/inject.rs`).
+//! tests may reach anywhere). A folder's `mod.rs` may name its own files. A path that would
+//! hide which file it imports is refused: through the crate root (`crate::Context`,
+//! `crate::middleware::Chain`), through a folder the importing file is in
+//! (`crate::call::Context` from `call/inject.rs`), and relative to the parent (`super::x`).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -177,7 +177,14 @@ fn a_back_edge_anywhere_is_caught() {
     let code = |text: &str| text.to_owned();
     let sources: Sources = [
         ("tools".into(), code("")),
-        ("tools/output".into(), code("")),
+        // After its test module, code is code again; a `//` in a string is no comment.
+        (
+            "tools/output".into(),
+            code(
+                "#[cfg(test)]\n#[allow(dead_code)]\nmod tests { use crate::server::x; }\n\
+                 const URL: &str = \"http://example\"; use crate::call::record::CallRecord;",
+            ),
+        ),
         // A file importing one above it in its folder.
         (
             "tools/content".into(),
@@ -188,7 +195,11 @@ fn a_back_edge_anywhere_is_caught() {
             "call".into(),
             code("use crate::server::{session::Session, reply};"),
         ),
-        ("call/record".into(), code("")),
+        // Relative to its parent, and through a root re-export spelt in lowercase.
+        (
+            "call/record".into(),
+            code("use super::context::Context; use crate::middleware::Chain;"),
+        ),
         // Through its own folder's re-export.
         ("call/context".into(), code("use crate::call::Record;")),
         // Through the crate root's.
@@ -208,8 +219,11 @@ fn a_back_edge_anywhere_is_caught() {
         ("server", &[&["session"]]),
     ];
     let found = check(&sources, folders);
-    assert_eq!(found.len(), 4, "{found:#?}");
+    assert_eq!(found.len(), 7, "{found:#?}");
     for expected in [
+        "`tools` imports `call` (in `tools/output`)",
+        "`call/record` names a module by `super::`",
+        "`call/record` imports `middleware::Chain` through the crate root",
         "`call` imports `server` (in `call`)",
         "`call/context` imports `call::Record` through its folder `call`",
         "`call/inject` imports `Context::new` through the crate root",
@@ -272,7 +286,13 @@ fn check(sources: &Sources, folders: Folders) -> Vec<String> {
     }
     for (module, text) in sources.iter().filter(|(m, _)| !m.is_empty()) {
         let module = module.as_str();
-        for path in crate_paths(&code_of(text)) {
+        let code = code_of(text);
+        if relative_path(&code) {
+            found.push(format!(
+                "`{module}` names a module by `super::`; name it from `crate::`"
+            ));
+        }
+        for path in crate_paths(&code) {
             let segments: Vec<&str> = path.split("::").filter(|s| *s != "self").collect();
             if segments
                 .first()
@@ -284,6 +304,9 @@ fn check(sources: &Sources, folders: Folders) -> Vec<String> {
                 continue;
             }
             let Some(target) = resolve(sources, &segments) else {
+                found.push(format!(
+                    "`{module}` imports `{path}` through the crate root"
+                ));
                 continue;
             };
             if target == module || is_within(module, &target) {
@@ -310,6 +333,15 @@ fn check(sources: &Sources, folders: Folders) -> Vec<String> {
     found.sort();
     found.dedup();
     found
+}
+
+/// Whether code names a module relative to its parent (`super::x`), which the rule could not
+/// place. (`self::x` names the module itself or its own files, which it may.)
+fn relative_path(code: &str) -> bool {
+    let bytes = code.as_bytes();
+    code.match_indices("super::").any(|(at, _)| {
+        at == 0 || !(bytes[at - 1].is_ascii_alphanumeric() || matches!(bytes[at - 1], b'_' | b':'))
+    })
 }
 
 fn join(folder: &str, name: &str) -> String {
@@ -380,22 +412,110 @@ fn collect(dir: &Path, files: &mut Vec<PathBuf>) {
     }
 }
 
-/// The code of a file: without comments, and without its `#[cfg(test)] mod tests` block.
+/// The code of a file: without comments, string and character literals, and without its
+/// `#[cfg(test)] mod tests` block (what follows the block is code again).
 fn code_of(text: &str) -> String {
-    let text = match text
-        .find("#[cfg(test)]\nmod tests")
-        .or_else(|| text.find("#[cfg(test)]\npub(crate) mod tests"))
-    {
-        Some(at) => &text[..at],
-        None => text,
-    };
-    text.lines()
-        .map(|line| match line.find("//") {
-            Some(at) => &line[..at],
-            None => line,
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
+    let code = without_comments_and_literals(text);
+    let mut rest = code.as_str();
+    let mut kept = String::new();
+    while let Some(at) = rest.find("#[cfg(test)]") {
+        let mut after = rest[at + "#[cfg(test)]".len()..].trim_start();
+        // Other attributes may stand between it and the module.
+        while let Some(attribute) = after.strip_prefix("#[") {
+            let end = attribute.find(']').map_or(attribute.len(), |at| at + 1);
+            after = attribute[end..].trim_start();
+        }
+        let module = after
+            .strip_prefix("pub(crate) ")
+            .unwrap_or(after)
+            .starts_with("mod tests");
+        kept.push_str(&rest[..at]);
+        rest = &rest[at + "#[cfg(test)]".len()..];
+        if module && let Some(open) = rest.find('{') {
+            rest = &rest[open + 1..];
+            rest = &rest[tree_end_at_brace(rest)..];
+        }
+    }
+    kept.push_str(rest);
+    kept
+}
+
+/// Where the block whose `{` was just passed ends (after its `}`).
+fn tree_end_at_brace(text: &str) -> usize {
+    let mut depth = 0;
+    for (i, c) in text.char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' if depth == 0 => return i + 1,
+            '}' => depth -= 1,
+            _ => {}
+        }
+    }
+    text.len()
+}
+
+/// `text` with its comments and the contents of its string and character literals blanked, so
+/// that neither `"http://..."` nor `"crate::x"` in a message reads as code.
+fn without_comments_and_literals(text: &str) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = String::with_capacity(text.len());
+    let mut i = 0;
+    while i < chars.len() {
+        let (c, next) = (chars[i], chars.get(i + 1).copied());
+        match (c, next) {
+            ('/', Some('/')) => {
+                while i < chars.len() && chars[i] != '\n' {
+                    i += 1;
+                }
+            }
+            ('/', Some('*')) => {
+                i += 2;
+                while i + 1 < chars.len() && !(chars[i] == '*' && chars[i + 1] == '/') {
+                    i += 1;
+                }
+                i += 2;
+            }
+            ('r', Some('"' | '#'))
+                if !chars[..i]
+                    .last()
+                    .is_some_and(|p| p.is_alphanumeric() || *p == '_') =>
+            {
+                let hashes = chars[i + 1..].iter().take_while(|c| **c == '#').count();
+                let close: String = std::iter::once('"')
+                    .chain("#".repeat(hashes).chars())
+                    .collect();
+                let body = i + 2 + hashes;
+                let rest: String = chars[body.min(chars.len())..].iter().collect();
+                let end = rest.find(&close).map_or(chars.len(), |at| {
+                    body + rest[..at].chars().count() + close.len()
+                });
+                out.push_str("\"\"");
+                i = end;
+            }
+            ('"', _) => {
+                i += 1;
+                while i < chars.len() && chars[i] != '"' {
+                    i += if chars[i] == '\\' { 2 } else { 1 };
+                }
+                i += 1;
+                out.push_str("\"\"");
+            }
+            ('\'', Some(_)) if chars.get(i + 2) == Some(&'\'') || next == Some('\\') => {
+                // A character literal (a lifetime has no closing quote).
+                i += if next == Some('\\') { 2 } else { 1 };
+                while i < chars.len() && chars[i] != '\'' {
+                    i += 1;
+                }
+                i += 1;
+                out.push_str("' '");
+            }
+            _ => {
+                out.push(c);
+                i += 1;
+            }
+        }
+    }
+    out
 }
 
 /// Every path after `crate::`, with each group expanded: `crate::a::{b, c::{d, e}}` is `a::b`,
