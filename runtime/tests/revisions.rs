@@ -2,7 +2,9 @@
 //! `protocol/version.rs`, so the rules live in one place and read like the changelog. Anywhere
 //! else a revision constant (`ProtocolVersion::V2025_11_25`) may be named, passed or listed, but
 //! not compared: not with `==`, `!=`, `<`, `<=`, `>`, `>=` or a comparing method, not as a
-//! pattern (`match`, `matches!`, `if let`), not as the end of a range and not in an assertion.
+//! pattern (`match`, `matches!`, `if let`), not as the end of a range, not in an assertion,
+//! and not hidden from this scan: no constant of type `ProtocolVersion`, no list of revisions
+//! searched with `contains`, no revision spelt as a string of its own (`"2025-03-26"`).
 //! Comments and `#[cfg(test)] mod tests` blocks are not read, since tests name revisions freely.
 
 use std::ops::Range;
@@ -25,7 +27,12 @@ fn revisions_are_compared_only_in_version_rs() {
         }
         let text = std::fs::read_to_string(file).expect("a source file");
         let lines: Vec<&str> = text.lines().collect();
-        for line in comparisons(&code_of(&text)) {
+        let code = code_of(&text);
+        let mut flagged = comparisons(&code);
+        flagged.extend(hidden_revisions(&code));
+        flagged.sort();
+        flagged.dedup();
+        for line in flagged {
             found.push(format!(
                 "src/{}:{line}: {}",
                 relative.display(),
@@ -65,7 +72,6 @@ fn rules(version: ProtocolVersion, session: Option<ProtocolVersion>) {
 #[test]
 fn naming_a_revision_is_not_comparing_it() {
     let code = r#"
-pub const LATEST: ProtocolVersion = ProtocolVersion::V2025_11_25;
 fn uses(version: ProtocolVersion) -> Client {
     let revisions = [ProtocolVersion::V2025_06_18, ProtocolVersion::V2026_07_28];
     let fallback = version.max_known().unwrap_or(ProtocolVersion::V2025_11_25);
@@ -82,6 +88,66 @@ mod tests {
 }
 "#;
     assert_eq!(comparisons(&code_of(code)), [] as [usize; 0]);
+    assert_eq!(hidden_revisions(&code_of(code)), [] as [usize; 0]);
+}
+
+#[test]
+fn a_revision_hidden_from_the_scan_is_caught() {
+    let code = r#"
+const FIRST: ProtocolVersion = ProtocolVersion::V2025_11_25;
+static LAST: crate::protocol::ProtocolVersion = ProtocolVersion::V2026_07_28;
+let batches = [ProtocolVersion::V2025_03_26].contains(&version);
+let old = [ProtocolVersion::V2024_11_05, ProtocolVersion::V2025_03_26].contains(&version);
+let named = version.as_str() == "2025-03-26";
+let fine = format!("needs protocol 2025-11-25, not {version}");
+"#;
+    assert_eq!(hidden_revisions(code), [2, 3, 4, 5, 6]);
+}
+
+/// The lines (from 1) of `code` that hide a revision from the comparison scan: a constant or
+/// static of type `ProtocolVersion` (an alias compared later would not be seen), a list of
+/// revision constants searched with `contains`, and a revision spelt as a string of its own.
+fn hidden_revisions(code: &str) -> Vec<usize> {
+    let mut lines = Vec::new();
+    for (n, line) in code.lines().enumerate() {
+        let line = line.trim();
+        let declared = ["const ", "static ", "pub const ", "pub(crate) const "]
+            .iter()
+            .any(|start| line.starts_with(start));
+        let alias = declared
+            && line.split_once(':').is_some_and(|(_, ty)| {
+                ty.trim_start()
+                    .split('=')
+                    .next()
+                    .is_some_and(|t| t.trim().ends_with("ProtocolVersion"))
+            });
+        let listed = line.contains("].contains(") && !constants(line).is_empty();
+        let spelt = line
+            .match_indices('"')
+            .collect::<Vec<_>>()
+            .chunks(2)
+            .any(|pair| {
+                let [(open, _), (close, _)] = pair else {
+                    return false;
+                };
+                is_date(&line[open + 1..*close])
+            });
+        if alias || listed || spelt {
+            lines.push(n + 1);
+        }
+    }
+    lines
+}
+
+/// `yyyy-mm-dd`.
+fn is_date(text: &str) -> bool {
+    let b = text.as_bytes();
+    b.len() == 10
+        && b[4] == b'-'
+        && b[7] == b'-'
+        && [0, 1, 2, 3, 5, 6, 8, 9]
+            .iter()
+            .all(|&i| b[i].is_ascii_digit())
 }
 
 /// The lines (from 1) of `code` that compare a revision constant.
@@ -269,18 +335,85 @@ fn collect(dir: &Path, files: &mut Vec<PathBuf>) {
 /// The code of a file, line for line: comments blanked, and its `#[cfg(test)] mod tests`
 /// block left out.
 fn code_of(text: &str) -> String {
-    let text = match text
-        .find("#[cfg(test)]\nmod tests")
-        .or_else(|| text.find("#[cfg(test)]\npub(crate) mod tests"))
-    {
-        Some(at) => &text[..at],
-        None => text,
-    };
-    text.lines()
-        .map(|line| match line.find("//") {
-            Some(at) => &line[..at],
-            None => line,
-        })
+    let mut kept = String::new();
+    let mut rest = text;
+    while let Some(at) = rest.find("#[cfg(test)]") {
+        let mut after = rest[at + "#[cfg(test)]".len()..].trim_start();
+        // Other attributes and comments may stand between it and the module.
+        loop {
+            if let Some(attribute) = after.strip_prefix("#[") {
+                let end = attribute.find(']').map_or(attribute.len(), |n| n + 1);
+                after = attribute[end..].trim_start();
+            } else if after.starts_with("//") {
+                after = after.split_once('\n').map_or("", |(_, r)| r).trim_start();
+            } else {
+                break;
+            }
+        }
+        let module = after
+            .strip_prefix("pub(crate) ")
+            .unwrap_or(after)
+            .starts_with("mod tests");
+        kept.push_str(&rest[..at]);
+        rest = &rest[at + "#[cfg(test)]".len()..];
+        if module && let Some(open) = rest.find('{') {
+            let mut depth = 0;
+            let body = &rest[open + 1..];
+            let end = body
+                .char_indices()
+                .find_map(|(n, c)| match c {
+                    '{' => {
+                        depth += 1;
+                        None
+                    }
+                    '}' if depth == 0 => Some(n + 1),
+                    '}' => {
+                        depth -= 1;
+                        None
+                    }
+                    _ => None,
+                })
+                .unwrap_or(body.len());
+            // Blank lines keep the line numbers of what follows.
+            let skipped = &rest[..open + 1 + end];
+            kept.push_str(&"\n".repeat(skipped.matches('\n').count()));
+            rest = &body[end..];
+        }
+    }
+    kept.push_str(rest);
+    kept.lines()
+        .map(|line| &line[..comment_start(line)])
         .collect::<Vec<_>>()
         .join("\n")
+}
+
+/// Where a line's `//` comment starts (its length when it has none), outside string literals.
+fn comment_start(line: &str) -> usize {
+    let bytes = line.as_bytes();
+    let mut in_string = false;
+    let mut n = 0;
+    while n < bytes.len() {
+        match bytes[n] {
+            b'\\' if in_string => n += 1,
+            b'"' => in_string = !in_string,
+            b'/' if !in_string && bytes.get(n + 1) == Some(&b'/') => return n,
+            _ => {}
+        }
+        n += 1;
+    }
+    bytes.len()
+}
+
+#[test]
+fn code_after_a_test_module_and_beyond_a_url_is_read() {
+    let code = r#"fn a() {}
+#[cfg(test)]
+// The towers are the point.
+#[allow(clippy::needless_borrow)]
+mod tests {
+    fn t() { assert!(ProtocolVersion::V2025_06_18 < ProtocolVersion::V2025_11_25); }
+}
+fn b(v: ProtocolVersion) -> bool { let _ = "http://x"; v == ProtocolVersion::V2025_03_26 }
+"#;
+    assert_eq!(comparisons(&code_of(code)), [8]);
 }
