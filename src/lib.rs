@@ -319,11 +319,11 @@
 pub use toolwright_macros::{mcp_tool, mcp_tool_type};
 pub use toolwright_runtime::{
     Annotations, Answer, Args, AskError, Caller, Cancellation, ClientInfo, Command, Content,
-    Context, Elicit, EmbeddedResource, Era, Error, Inject, IntoToolOutput, InvalidBase64, Json,
-    Level, Log, NoForm, Progress, ProtocolVersion, Requirements, ResourceLink, Result, Role, Root,
-    Roots, RootsChanged, Sample, SamplingMessage, SamplingRequest, SamplingResult, SchemaProfile,
-    Server, ServerHandle, State, Structured, Text, Tool, ToolError, ToolInfo, ToolOrder,
-    ToolOutput, UsageError,
+    Context, Elicit, EmbeddedResource, Era, Error, Extensions, Inject, IntoToolOutput,
+    InvalidBase64, Json, Level, Log, NoForm, Progress, ProtocolVersion, Requirements, ResourceLink,
+    Result, Role, Root, Roots, RootsChanged, Sample, SamplingMessage, SamplingRequest,
+    SamplingResult, SchemaProfile, Server, ServerHandle, State, Structured, Text, Tool, ToolError,
+    ToolInfo, ToolOrder, ToolOutput, UsageError,
 };
 
 /// Middleware around tool calls: tower layers, and [`from_fn`](middleware::from_fn).

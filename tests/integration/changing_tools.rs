@@ -272,7 +272,9 @@ fn http_listen_streams_hear_of_changes() {
 
 /// Who is calling, as an HTTP layer would put it into a request.
 #[derive(Clone)]
-struct Caller(&'static str);
+struct Caller {
+    _name: &'static str,
+}
 
 #[test]
 fn an_in_process_client_that_carries_extensions_still_hears_of_changes() {
@@ -280,8 +282,8 @@ fn an_in_process_client_that_carries_extensions_still_hears_of_changes() {
     let (built, handle) = server();
     let mut client = toolwright::testing::Client::connect(built, ProtocolVersion::V2025_11_25)
         .unwrap()
-        .extension(Caller("ada"))
-        .extension(Caller("bob"));
+        .extension(Caller { _name: "ada" })
+        .extension(Caller { _name: "bob" });
     handle.disable_tool("beta").unwrap();
     let heard: Value = serde_json::from_str(&client.next_line()).unwrap();
     assert!(is_list_changed(&heard), "{heard}");
@@ -290,7 +292,7 @@ fn an_in_process_client_that_carries_extensions_still_hears_of_changes() {
     let (built, handle) = server();
     let mut client = toolwright::testing::Client::connect(built, ProtocolVersion::V2026_07_28)
         .unwrap()
-        .extension(Caller("ada"));
+        .extension(Caller { _name: "ada" });
     let listen = json!({"jsonrpc": "2.0", "id": "l", "method": "subscriptions/listen", "params": {
         "notifications": {"toolsListChanged": true},
         "_meta": {
@@ -304,7 +306,7 @@ fn an_in_process_client_that_carries_extensions_still_hears_of_changes() {
         ack["method"], "notifications/subscriptions/acknowledged",
         "{ack}"
     );
-    let mut client = client.extension(Caller("bob"));
+    let mut client = client.extension(Caller { _name: "bob" });
     handle.disable_tool("beta").unwrap();
     let heard: Value = serde_json::from_str(&client.next_line()).unwrap();
     assert!(is_list_changed(&heard), "{heard}");

@@ -2,7 +2,7 @@
 
 /// Values a request carries beside its message, put there by whatever received it: a layer in
 /// front of the HTTP endpoint (the caller an authentication layer verified, its claims or
-/// scopes), or a test ([`testing::Client::extension`](https://docs.rs/toolwright)). Tools read
+/// scopes), or a test (`testing::Client::extension`). Tools read
 /// them with [`Context::extension`](crate::Context::extension), visibility rules with
 /// [`Caller::extension`](crate::Caller::extension), middleware through the call's context.
 ///

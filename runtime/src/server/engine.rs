@@ -1,5 +1,5 @@
-//! The engine: a built server, immutable apart from its tool set (which a handle may change), its caches
-//! and its counters; shared by every session and every call.
+//! The engine: a built server, immutable apart from its tool set (which a handle may change),
+//! its caches and its counters; shared by every session and every call.
 
 use std::borrow::Cow;
 use std::sync::Arc;

@@ -1,5 +1,5 @@
-//! The server: its builder, the built server (`Engine`), sessions, and what each message gets. Each file
-//! imports only those above it in this list.
+//! The server: its builder, the built server (`Engine`), sessions, and what each message gets.
+//! Each file imports only those above it in this list.
 
 mod error;
 mod request_state;
