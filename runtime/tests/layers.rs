@@ -8,7 +8,9 @@
 //! (`crate::call::Context` from `call/inject.rs`), and relative to the parent (`super::x`).
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::{Path, PathBuf};
+use std::path::Path;
+
+mod source;
 
 /// The layers of one folder (`""` for `src/` itself), lowest first: a module may import from
 /// any layer below its own, and from nothing else.
@@ -380,9 +382,7 @@ fn siblings(from: &str, to: &str) -> (String, String) {
 }
 
 fn sources(src: &Path) -> Sources {
-    let mut files = Vec::new();
-    collect(src, &mut files);
-    files
+    source::rust_files(src)
         .into_iter()
         .map(|file| {
             let relative = file.strip_prefix(src).expect("a file under src");
@@ -401,57 +401,9 @@ fn sources(src: &Path) -> Sources {
         .collect()
 }
 
-fn collect(dir: &Path, files: &mut Vec<PathBuf>) {
-    for entry in std::fs::read_dir(dir).expect("a source folder") {
-        let path = entry.expect("an entry").path();
-        if path.is_dir() {
-            collect(&path, files);
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            files.push(path);
-        }
-    }
-}
-
-/// The code of a file: without comments, string and character literals, and without its
-/// `#[cfg(test)] mod tests` block (what follows the block is code again).
+/// The code of a file: without its test module, comments, and string and character literals.
 fn code_of(text: &str) -> String {
-    let code = without_comments_and_literals(text);
-    let mut rest = code.as_str();
-    let mut kept = String::new();
-    while let Some(at) = rest.find("#[cfg(test)]") {
-        let mut after = rest[at + "#[cfg(test)]".len()..].trim_start();
-        // Other attributes may stand between it and the module.
-        while let Some(attribute) = after.strip_prefix("#[") {
-            let end = attribute.find(']').map_or(attribute.len(), |at| at + 1);
-            after = attribute[end..].trim_start();
-        }
-        let module = after
-            .strip_prefix("pub(crate) ")
-            .unwrap_or(after)
-            .starts_with("mod tests");
-        kept.push_str(&rest[..at]);
-        rest = &rest[at + "#[cfg(test)]".len()..];
-        if module && let Some(open) = rest.find('{') {
-            rest = &rest[open + 1..];
-            rest = &rest[tree_end_at_brace(rest)..];
-        }
-    }
-    kept.push_str(rest);
-    kept
-}
-
-/// Where the block whose `{` was just passed ends (after its `}`).
-fn tree_end_at_brace(text: &str) -> usize {
-    let mut depth = 0;
-    for (i, c) in text.char_indices() {
-        match c {
-            '{' => depth += 1,
-            '}' if depth == 0 => return i + 1,
-            '}' => depth -= 1,
-            _ => {}
-        }
-    }
-    text.len()
+    without_comments_and_literals(&source::without_test_module(text))
 }
 
 /// `text` with its comments and the contents of its string and character literals blanked, so

@@ -8,7 +8,9 @@
 //! Comments and `#[cfg(test)] mod tests` blocks are not read, since tests name revisions freely.
 
 use std::ops::Range;
-use std::path::{Path, PathBuf};
+use std::path::Path;
+
+mod source;
 
 /// The one file that may compare revisions.
 const HOME: &str = "protocol/version.rs";
@@ -16,9 +18,7 @@ const HOME: &str = "protocol/version.rs";
 #[test]
 fn revisions_are_compared_only_in_version_rs() {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let mut files = Vec::new();
-    collect(&src, &mut files);
-    files.sort();
+    let files = source::rust_files(&src);
     let mut found = Vec::new();
     for file in &files {
         let relative = file.strip_prefix(&src).expect("a file under src");
@@ -321,67 +321,10 @@ fn first_comma(text: &str) -> usize {
     text.len()
 }
 
-fn collect(dir: &Path, files: &mut Vec<PathBuf>) {
-    for entry in std::fs::read_dir(dir).expect("a source folder") {
-        let path = entry.expect("an entry").path();
-        if path.is_dir() {
-            collect(&path, files);
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            files.push(path);
-        }
-    }
-}
-
-/// The code of a file, line for line: comments blanked, and its `#[cfg(test)] mod tests`
-/// block left out.
+/// The code of a file: without its test module and comments.
 fn code_of(text: &str) -> String {
-    let mut kept = String::new();
-    let mut rest = text;
-    while let Some(at) = rest.find("#[cfg(test)]") {
-        let mut after = rest[at + "#[cfg(test)]".len()..].trim_start();
-        // Other attributes and comments may stand between it and the module.
-        loop {
-            if let Some(attribute) = after.strip_prefix("#[") {
-                let end = attribute.find(']').map_or(attribute.len(), |n| n + 1);
-                after = attribute[end..].trim_start();
-            } else if after.starts_with("//") {
-                after = after.split_once('\n').map_or("", |(_, r)| r).trim_start();
-            } else {
-                break;
-            }
-        }
-        let module = after
-            .strip_prefix("pub(crate) ")
-            .unwrap_or(after)
-            .starts_with("mod tests");
-        kept.push_str(&rest[..at]);
-        rest = &rest[at + "#[cfg(test)]".len()..];
-        if module && let Some(open) = rest.find('{') {
-            let mut depth = 0;
-            let body = &rest[open + 1..];
-            let end = body
-                .char_indices()
-                .find_map(|(n, c)| match c {
-                    '{' => {
-                        depth += 1;
-                        None
-                    }
-                    '}' if depth == 0 => Some(n + 1),
-                    '}' => {
-                        depth -= 1;
-                        None
-                    }
-                    _ => None,
-                })
-                .unwrap_or(body.len());
-            // Blank lines keep the line numbers of what follows.
-            let skipped = &rest[..open + 1 + end];
-            kept.push_str(&"\n".repeat(skipped.matches('\n').count()));
-            rest = &body[end..];
-        }
-    }
-    kept.push_str(rest);
-    kept.lines()
+    source::without_test_module(text)
+        .lines()
         .map(|line| &line[..comment_start(line)])
         .collect::<Vec<_>>()
         .join("\n")
