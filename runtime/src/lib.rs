@@ -21,7 +21,9 @@ mod cli;
 mod diagnostics;
 #[doc(hidden)]
 pub mod private;
+mod prompts;
 mod protocol;
+mod resources;
 mod run;
 mod server;
 #[cfg(feature = "testing")]
@@ -30,10 +32,13 @@ mod tools;
 mod transport;
 
 pub use call::{
-    Answer, AskError, Cancellation, ClientInfo, Context, Elicit, Extensions, Inject, Log, NoForm,
-    Progress, Requirements, Root, Roots, RootsChanged, Sample, SamplingMessage, SamplingRequest,
+    Answer, AskError, Cancellation, ClientInfo, Completing, Completion, Context, Elicit,
+    Extensions, Inject, IntoCompletion, ItemInfo, ItemKind, Log, NoForm, Progress, Prompt,
+    Requirements, Resource, Root, Roots, RootsChanged, Sample, SamplingMessage, SamplingRequest,
     SamplingResult, State, Tool, ToolInfo,
 };
+pub use prompts::{IntoPrompt, Messages, PromptMessage};
+pub use resources::IntoContents;
 #[cfg(feature = "http")]
 pub use cli::ServeHttp;
 pub use cli::{Command, UsageError};

@@ -22,6 +22,7 @@ const RUNTIME: Folders = &[
         &[
             &["protocol", "diagnostics"],
             &["tools"],
+            &["prompts", "resources"],
             &["call"],
             &["run"],
             &["server"],
@@ -63,6 +64,9 @@ const RUNTIME: Folders = &[
             &["inject"],
             &["ask"],
             &["spec"],
+            &["completion"],
+            &["prompt", "resource"],
+            &["discovery"],
         ],
     ),
     (
@@ -75,7 +79,7 @@ const RUNTIME: Folders = &[
         &[
             &["sync_pool", "pace", "inflight"],
             &["workers", "served"],
-            &["tool_call"],
+            &["tool_call", "item_call"],
             &["middleware"],
             &["call"],
         ],
@@ -84,14 +88,17 @@ const RUNTIME: Folders = &[
         "server",
         &[
             &["error", "request_state", "visibility", "batch"],
-            &["registry"],
-            &["toolset"],
+            &["registry", "served_items"],
+            &["toolset", "catalog"],
             &["listeners"],
             &["engine"],
             &["delivery", "handle"],
             &["builder", "reply"],
             &["session"],
-            &["calls", "dispatch", "messages"],
+            &["calls", "lists"],
+            &["reads"],
+            &["completions"],
+            &["dispatch", "messages"],
         ],
     ),
     (
@@ -110,6 +117,8 @@ const RUNTIME: Folders = &[
         ],
     ),
     ("cli", &[&["serve_http"], &["command"]]),
+    ("prompts", &[&["output"], &["message"], &["render"]]),
+    ("resources", &[&["template", "skills"], &["contents"], &["render"]]),
     (
         "testing",
         &[&["answers", "diff", "result"], &["client", "manifest"]],

@@ -28,7 +28,7 @@ use crate::model::tool::Tool;
 //         fn __call(invocation: Invocation) -> ToolOutput { .. add(a, b) .. }
 //         static __SPEC: ToolSpec = ToolSpec { name: "add", .. };
 //         impl Tool for add { .. }
-//         inventory::submit!(Registration(&__SPEC));   // found by `server.discover()`
+//         inventory::submit!(Registration(Item::Tool(&__SPEC)));  // for `server.discover()`
 //     };
 pub(crate) fn free(tool: &Checked<Tool<'_>>, vis: &Visibility) -> TokenStream {
     let target = target(tool);
@@ -51,7 +51,9 @@ pub(crate) fn free(tool: &Checked<Tool<'_>>, vis: &Visibility) -> TokenStream {
                     &__SPEC
                 }
             }
-            #private::inventory::submit! { #private::Registration(&__SPEC) }
+            #private::inventory::submit! {
+                #private::Registration(#private::Item::Tool(&__SPEC))
+            }
         };
     }
 }
@@ -68,7 +70,7 @@ pub(crate) fn method(tool: &Checked<Tool<'_>>, owner: &Type) -> TokenStream {
             #krate::__private::inventory::submit! {
                 #krate::__private::MethodRegistration {
                     owner: ::core::any::TypeId::of::<#owner>,
-                    spec: &__SPEC,
+                    item: #krate::__private::Item::Tool(&__SPEC),
                 }
             }
         };

@@ -29,16 +29,26 @@ pub(crate) mod ask;
 
 pub(crate) mod spec;
 
+pub(crate) mod completion;
+
+pub(crate) mod prompt;
+pub(crate) mod resource;
+
+pub(crate) mod discovery;
+
 pub use ask::{
     Answer, AskError, Elicit, NoForm, Root, Roots, RootsChanged, Sample, SamplingMessage,
     SamplingRequest, SamplingResult,
 };
 pub use cancel::Cancellation;
+pub use completion::{Completing, Completion, IntoCompletion};
 pub use client::ClientInfo;
 pub use context::Context;
 pub use extensions::Extensions;
 pub use inject::{Inject, Requirements};
 pub use log::Log;
 pub use progress::Progress;
-pub use spec::{Tool, ToolInfo};
+pub use prompt::Prompt;
+pub use resource::Resource;
+pub use spec::{ItemInfo, ItemKind, Tool, ToolInfo};
 pub use state::State;

@@ -44,16 +44,45 @@ pub(crate) enum Outcome {
     Cancelled,
 }
 
+/// What a request targets, as its span names it.
+#[derive(Clone, Copy)]
+pub(crate) enum Target<'a> {
+    /// `tools/call`: the tool.
+    Tool(&'a str),
+    /// `prompts/get`: the prompt.
+    Prompt(&'a str),
+    /// `resources/read`: the URI.
+    Resource(&'a str),
+    None,
+}
+
+impl<'a> Target<'a> {
+    /// The target of a request of `method` with `params`.
+    pub(crate) fn of(method: &str, name: Option<&'a str>, uri: Option<&'a str>) -> Target<'a> {
+        match (method, name, uri) {
+            ("tools/call", Some(name), _) => Target::Tool(name),
+            ("prompts/get", Some(name), _) => Target::Prompt(name),
+            ("resources/read", _, Some(uri)) => Target::Resource(uri),
+            _ => Target::None,
+        }
+    }
+}
+
 impl RequestSpan {
     /// The span of a request for `method` with `id`, read by `transport`; of a call of `tool`
     /// for `tools/call`.
     #[inline]
+    /// A request's span, named by its method and what it targets.
     pub(crate) fn start(
         method: &str,
-        tool: Option<&str>,
+        target: Target<'_>,
         id: &RawValue,
         transport: &'static str,
     ) -> RequestSpan {
+        let tool = match target {
+            Target::Tool(name) => Some(name),
+            _ => None,
+        };
         let span = tracing::info_span!(
             target: "toolwright",
             "mcp.request",
@@ -64,6 +93,8 @@ impl RequestSpan {
             jsonrpc.request.id = id.get(),
             mcp.protocol.version = Empty,
             gen_ai.tool.name = tool,
+            gen_ai.prompt.name = Empty,
+            mcp.resource.uri = Empty,
             network.transport = transport,
             outcome = Empty,
             error.code = Empty,
@@ -71,9 +102,16 @@ impl RequestSpan {
         );
         let started = (!span.is_disabled()).then(|| {
             // A `str`, and now: exporters take the name only so, and before the span starts.
-            match tool {
-                Some(tool) => span.record("otel.name", format!("{method} {tool}").as_str()),
-                None => span.record("otel.name", method),
+            match target {
+                Target::Tool(name) | Target::Prompt(name) | Target::Resource(name) => {
+                    span.record("otel.name", format!("{method} {name}").as_str())
+                }
+                Target::None => span.record("otel.name", method),
+            };
+            match target {
+                Target::Prompt(name) => span.record("gen_ai.prompt.name", name),
+                Target::Resource(uri) => span.record("mcp.resource.uri", uri),
+                _ => &span,
             };
             Instant::now()
         });

@@ -1,7 +1,7 @@
 //! The description of a tool that `#[mcp_tool]` generates: what it is called, its schemas, its
 //! annotations, and how it runs; and how the server finds the tools linked into the program.
 
-use std::any::{Any, TypeId};
+use std::any::Any;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
@@ -15,17 +15,25 @@ use crate::tools::ToolOutput;
 use crate::tools::binding::Arguments;
 use crate::tools::compiled::Source;
 
-/// A boxed tool future.
-pub type BoxFuture = Pin<Box<dyn Future<Output = ToolOutput> + Send + 'static>>;
+/// A boxed future of a tool (or of a prompt or a resource: `O` is what it produces).
+pub type BoxFuture<O = ToolOutput> = Pin<Box<dyn Future<Output = O> + Send + 'static>>;
 
-/// How a tool runs: sync tools run on a blocking thread, async tools as tasks.
-#[derive(Clone, Copy)]
-pub enum Handler {
+/// How a tool (or a prompt, or a resource) runs: sync functions run on a blocking thread,
+/// async ones as tasks.
+pub enum Handler<O = ToolOutput> {
     /// A plain function.
-    Sync(fn(Invocation) -> ToolOutput),
+    Sync(fn(Invocation) -> O),
     /// An `async fn`.
-    Async(fn(Invocation) -> BoxFuture),
+    Async(fn(Invocation) -> BoxFuture<O>),
 }
+
+impl<O> Clone for Handler<O> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<O> Copy for Handler<O> {}
 
 /// The instance a `#[mcp_tool_type]` method is called on.
 pub(crate) type Instance = Arc<dyn Any + Send + Sync>;
@@ -43,7 +51,7 @@ pub struct Invocation {
 /// Boxes a tool's future. Generated code calls it at the function's name, so a future that is
 /// not `Send` (it holds an `Rc` or a `MutexGuard` across an `.await`) is reported there, with
 /// the value and the `.await` that cause it.
-pub fn tool_future<F: Future<Output = ToolOutput> + Send + 'static>(future: F) -> BoxFuture {
+pub fn tool_future<O, F: Future<Output = O> + Send + 'static>(future: F) -> BoxFuture<O> {
     Box::pin(future)
 }
 
@@ -117,30 +125,71 @@ impl ToolSpec {
     }
 }
 
-/// A tool, as a visibility rule or a middleware sees it.
-#[derive(Clone, Copy)]
-pub struct ToolInfo {
-    spec: &'static ToolSpec,
+/// What kind of item a [`ItemInfo`] describes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ItemKind {
+    /// A tool.
+    Tool,
+    /// A prompt.
+    Prompt,
+    /// A resource or a resource template.
+    Resource,
 }
 
-impl ToolInfo {
-    pub(crate) const fn new(spec: &'static ToolSpec) -> ToolInfo {
-        ToolInfo { spec }
+/// A tool, a prompt or a resource, as a visibility rule or a middleware sees it.
+#[derive(Debug, Clone, Copy)]
+pub struct ItemInfo {
+    kind: ItemKind,
+    name: &'static str,
+    uri: Option<&'static str>,
+    tags: &'static [&'static str],
+}
+
+/// A tool, as a visibility rule or a middleware sees it.
+pub type ToolInfo = ItemInfo;
+
+impl ItemInfo {
+    pub(crate) const fn new(spec: &'static ToolSpec) -> ItemInfo {
+        ItemInfo::of(ItemKind::Tool, spec.name, None, spec.tags)
     }
 
-    /// The tool's name.
+    pub(crate) const fn of(
+        kind: ItemKind,
+        name: &'static str,
+        uri: Option<&'static str>,
+        tags: &'static [&'static str],
+    ) -> ItemInfo {
+        ItemInfo {
+            kind,
+            name,
+            uri,
+            tags,
+        }
+    }
+
+    /// A tool, a prompt or a resource.
+    pub fn kind(&self) -> ItemKind {
+        self.kind
+    }
+
+    /// The item's name.
     pub fn name(&self) -> &'static str {
-        self.spec.name
+        self.name
+    }
+
+    /// A resource's URI or URI template; `None` for tools and prompts.
+    pub fn uri(&self) -> Option<&'static str> {
+        self.uri
     }
 
     /// Its tags (`#[mcp_tool(tags("admin"))]`).
     pub fn tags(&self) -> &'static [&'static str] {
-        self.spec.tags
+        self.tags
     }
 
     /// Whether it has the tag.
     pub fn has_tag(&self, tag: &str) -> bool {
-        self.spec.tags.contains(&tag)
+        self.tags.contains(&tag)
     }
 }
 
@@ -149,42 +198,4 @@ impl ToolInfo {
 pub trait Tool {
     /// The tool's spec.
     fn spec() -> &'static ToolSpec;
-}
-
-/// A tool registered for discovery: every `#[mcp_tool]` function submits one.
-pub struct Registration(pub &'static ToolSpec);
-
-inventory::collect!(Registration);
-
-/// Every tool linked into the program.
-pub(crate) fn discovered() -> impl Iterator<Item = &'static ToolSpec> {
-    inventory::iter::<Registration>.into_iter().map(|r| r.0)
-}
-
-/// `specs` sorted by where they are defined: source file, then line. The order of link-time
-/// registration is the linker's; this one is the author's, and the same on every build.
-pub(crate) fn in_definition_order(
-    specs: impl Iterator<Item = &'static ToolSpec>,
-) -> impl Iterator<Item = &'static ToolSpec> {
-    let mut specs: Vec<_> = specs.collect();
-    specs.sort_by_key(|spec| (spec.file, spec.line));
-    specs.into_iter()
-}
-
-/// A `#[mcp_tool]` method of a `#[mcp_tool_type]` impl block, registered under its type.
-pub struct MethodRegistration {
-    /// The type whose method it is.
-    pub owner: fn() -> TypeId,
-    /// The tool.
-    pub spec: &'static ToolSpec,
-}
-
-inventory::collect!(MethodRegistration);
-
-/// Every tool method of type `T`, from all of its `#[mcp_tool_type]` impl blocks.
-pub(crate) fn methods_of(owner: TypeId) -> impl Iterator<Item = &'static ToolSpec> {
-    inventory::iter::<MethodRegistration>
-        .into_iter()
-        .filter(move |r| (r.owner)() == owner)
-        .map(|r| r.spec)
 }

@@ -31,6 +31,9 @@ pub(crate) enum ErrorCode {
     InvalidParams = -32602,
     /// `-32603`: an internal error.
     InternalError = -32603,
+    /// `-32002`: a resource that does not exist (until 2025-11-25; later revisions use
+    /// `-32602`).
+    ResourceNotFound = -32002,
     /// `-32020` (HeaderMismatch): a 2026-07-28 HTTP request's headers disagree with its body.
     #[allow(dead_code, reason = "the HTTP transport's alone")]
     HeaderMismatch = -32020,
@@ -115,6 +118,27 @@ impl ProtocolError {
     /// `-32602` for a tool the caller cannot call: "Unknown tool: " and its name.
     pub(crate) fn unknown_tool(name: &str) -> ProtocolError {
         Self::new(ErrorCode::InvalidParams, format!("Unknown tool: {name}"))
+    }
+
+    /// `-32602` for a prompt the caller cannot get: "Unknown prompt: " and its name.
+    pub(crate) fn unknown_prompt(name: &str) -> ProtocolError {
+        Self::new(ErrorCode::InvalidParams, format!("Unknown prompt: {name}"))
+    }
+
+    /// A resource that does not exist, with its URI in `data`: `-32602` on 2026-07-28,
+    /// `-32002` before ([`ProtocolVersion::resource_not_found_is_invalid_params`]);
+    /// "Resource not found: " and `detail`.
+    pub(crate) fn resource_not_found(
+        version: ProtocolVersion,
+        uri: &str,
+        detail: impl fmt::Display,
+    ) -> ProtocolError {
+        let code = match version.resource_not_found_is_invalid_params() {
+            true => ErrorCode::InvalidParams,
+            false => ErrorCode::ResourceNotFound,
+        };
+        Self::new(code, format!("Resource not found: {detail}"))
+            .with_data(serde_json::json!({"uri": uri}))
     }
 
     /// `-32603`, "Internal error: " and `detail`.

@@ -48,6 +48,18 @@ pub(crate) struct Params<'a> {
     /// Of `subscriptions/listen`: the notifications the client wants.
     #[serde(borrow, default)]
     pub(crate) notifications: Option<&'a RawValue>,
+    /// Of `resources/read`, `resources/subscribe`, `skills/get` and others: the resource.
+    #[serde(borrow, default, deserialize_with = "borrowed")]
+    pub(crate) uri: Option<Cow<'a, str>>,
+    /// Of `completion/complete`: the prompt or template (`ref`).
+    #[serde(borrow, default, rename = "ref")]
+    pub(crate) reference: Option<&'a RawValue>,
+    /// Of `completion/complete`: the argument being completed.
+    #[serde(borrow, default)]
+    pub(crate) argument: Option<&'a RawValue>,
+    /// Of `completion/complete`: the arguments already given.
+    #[serde(borrow, default)]
+    pub(crate) context: Option<&'a RawValue>,
     /// Of a 2026-07-28 retry: the `requestState` the server handed out, echoed.
     #[serde(borrow, default, deserialize_with = "present")]
     pub(crate) request_state: Option<&'a RawValue>,

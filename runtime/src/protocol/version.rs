@@ -204,6 +204,31 @@ impl ProtocolVersion {
     pub fn output_may_be_any_value(self) -> bool {
         self >= ProtocolVersion::V2026_07_28
     }
+
+    /// The `completions` capability (2025-03-26 on; `completion/complete` is answered before,
+    /// with nothing to announce it).
+    pub fn has_completions_capability(self) -> bool {
+        self >= ProtocolVersion::V2025_03_26
+    }
+
+    /// A resource that does not exist is `-32602` with `data.uri` (2026-07-28 on, SEP-2164,
+    /// which forbids `-32002` there); before, `-32002` "Resource not found", as each of those
+    /// revisions says.
+    pub fn resource_not_found_is_invalid_params(self) -> bool {
+        self >= ProtocolVersion::V2026_07_28
+    }
+
+    /// `resources/subscribe` and `resources/unsubscribe` (until 2025-11-25; 2026-07-28 replaces
+    /// them with `resourceSubscriptions` on `subscriptions/listen`).
+    pub fn has_resource_subscribe_requests(self) -> bool {
+        self < ProtocolVersion::V2026_07_28
+    }
+
+    /// `title` on prompts, their arguments, resources and templates (2025-06-18 on), like
+    /// tools.
+    pub fn has_titles(self) -> bool {
+        self.has_structured_output()
+    }
 }
 
 impl fmt::Display for ProtocolVersion {

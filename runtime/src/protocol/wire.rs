@@ -70,18 +70,65 @@ struct InitializeResult<'a> {
     instructions: Option<&'a str>,
 }
 
-#[derive(Serialize)]
-struct Capabilities {
-    tools: ToolsCapability,
-    /// Tools can send `notifications/message` (`Log`).
-    logging: Empty,
+/// What a server offers besides tools, and what can change while it runs: its capabilities.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Offer {
+    /// A handle may change the tools, prompts and resources (`listChanged`).
+    pub(crate) changing: bool,
+    /// It serves prompts.
+    pub(crate) prompts: bool,
+    /// It serves resources (or templates); clients may subscribe to them.
+    pub(crate) resources: bool,
+    /// Some prompt argument or template variable can be completed.
+    pub(crate) completions: bool,
+    /// The skills extension, and whether `resources/directory/read` is served.
+    pub(crate) skills: Option<bool>,
 }
 
-/// The server's capabilities: `listChanged` when its tools can change while it runs.
-const fn capabilities(list_changed: bool) -> Capabilities {
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Capabilities {
+    tools: ListCapability,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    prompts: Option<ListCapability>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    resources: Option<ResourcesCapability>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    completions: Option<Empty>,
+    /// Tools can send `notifications/message` (`Log`).
+    logging: Empty,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    extensions: Option<Value>,
+}
+
+/// The skills extension's identifier (SEP-2640).
+pub(crate) const SKILLS_EXTENSION: &str = "io.modelcontextprotocol/skills";
+
+/// The server's capabilities for `version`: `listChanged` when its lists can change while it
+/// runs; `prompts`, `resources` (which can be subscribed to) and `completions` when it serves
+/// them (`completions` from 2025-03-26, which defined it); the skills extension where a
+/// revision has `extensions` (2026-07-28; legacy results carry it too, as SEP-2133 shows, since
+/// `ServerCapabilities` is open there).
+fn capabilities(offer: &Offer, version: Option<ProtocolVersion>) -> Capabilities {
+    let list_changed = offer.changing;
     Capabilities {
-        tools: ToolsCapability { list_changed },
+        tools: ListCapability { list_changed },
+        prompts: offer.prompts.then_some(ListCapability { list_changed }),
+        resources: offer.resources.then_some(ResourcesCapability {
+            subscribe: true,
+            list_changed,
+        }),
+        completions: (offer.completions
+            && version.is_none_or(ProtocolVersion::has_completions_capability))
+        .then_some(Empty {}),
         logging: Empty {},
+        extensions: offer.skills.map(|directory_read| {
+            let settings = match directory_read {
+                true => serde_json::json!({"directoryRead": true}),
+                false => serde_json::json!({}),
+            };
+            serde_json::json!({ SKILLS_EXTENSION: settings })
+        }),
     }
 }
 
@@ -90,7 +137,14 @@ struct Empty {}
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
-struct ToolsCapability {
+struct ListCapability {
+    list_changed: bool,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ResourcesCapability {
+    subscribe: bool,
     list_changed: bool,
 }
 
@@ -103,14 +157,14 @@ struct Implementation<'a> {
 }
 
 /// The `initialize` result.
-pub(crate) fn initialize(
-    info: &ServerInfo,
+pub(crate) fn initialize<'a>(
+    info: &'a ServerInfo,
     version: ProtocolVersion,
-    list_changed: bool,
-) -> impl Serialize + '_ {
+    offer: &Offer,
+) -> impl Serialize + 'a {
     InitializeResult {
         protocol_version: version.as_str(),
-        capabilities: capabilities(list_changed),
+        capabilities: capabilities(offer, Some(version)),
         server_info: Implementation {
             name: &info.name,
             title: info
@@ -182,11 +236,11 @@ pub(crate) fn discover<'a>(
     info: &'a ServerInfo,
     server_meta: &'a RawValue,
     cache: Cache,
-    list_changed: bool,
+    offer: &Offer,
 ) -> impl Serialize + 'a {
     DiscoverResult {
         supported_versions: ProtocolVersion::MODERN.iter().map(|v| v.as_str()).collect(),
-        capabilities: capabilities(list_changed),
+        capabilities: capabilities(offer, None),
         instructions: info.instructions.as_deref(),
         cache,
         modern: Modern {
@@ -272,16 +326,46 @@ impl<'a> ToolEntry<'a> {
     }
 }
 
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct ToolPage<'a> {
-    tools: Vec<ToolOut<'a>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    next_cursor: Option<String>,
-    #[serde(flatten, skip_serializing_if = "Option::is_none")]
-    cache: Option<Cache>,
-    #[serde(flatten, skip_serializing_if = "Option::is_none")]
-    modern: Option<Modern<'a>>,
+/// One page of a list result: its entries under `key`, the cursor of the next page if there
+/// is one, and on 2026-07-28 the cache hints and `resultType`.
+pub(crate) fn page<T: Serialize>(
+    key: &'static str,
+    entries: &[T],
+    next: Option<usize>,
+    version: ProtocolVersion,
+    server_meta: &RawValue,
+    cache: Cache,
+) -> Box<RawValue> {
+    struct Page<'a, T> {
+        key: &'static str,
+        entries: &'a [T],
+        next_cursor: Option<String>,
+        modern: Option<(Cache, Modern<'a>)>,
+    }
+    impl<T: Serialize> Serialize for Page<'_, T> {
+        fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+            use serde::ser::SerializeMap;
+            let mut map = serializer.serialize_map(None)?;
+            map.serialize_entry(self.key, self.entries)?;
+            if let Some(cursor) = &self.next_cursor {
+                map.serialize_entry("nextCursor", cursor)?;
+            }
+            if let Some((cache, modern)) = &self.modern {
+                map.serialize_entry("ttlMs", &cache.ttl_ms)?;
+                map.serialize_entry("cacheScope", cache.cache_scope)?;
+                map.serialize_entry("resultType", modern.result_type)?;
+                map.serialize_entry("_meta", modern.meta)?;
+            }
+            map.end()
+        }
+    }
+    let page = Page {
+        key,
+        entries,
+        next_cursor: next.map(cursor_of),
+        modern: Modern::of(server_meta, version).map(|modern| (cache, modern)),
+    };
+    serde_json::value::to_raw_value(&page).expect("a list serializes")
 }
 
 /// One `tools/list` result: a page of entries, and the cursor of the next page if there is
@@ -293,14 +377,7 @@ pub(crate) fn tool_page(
     server_meta: &RawValue,
     cache: Cache,
 ) -> Box<RawValue> {
-    let modern = Modern::of(server_meta, version);
-    let page = ToolPage {
-        tools,
-        next_cursor: next.map(cursor_of),
-        cache: modern.map(|_| cache),
-        modern,
-    };
-    serde_json::value::to_raw_value(&page).expect("a tool list serializes")
+    page("tools", &tools, next, version, server_meta, cache)
 }
 
 /// Cursors are opaque to clients; here they are the page number behind a prefix.

@@ -9,10 +9,14 @@ use tower_layer::Layer;
 use tower_service::Service as TowerService;
 
 use crate::call::asking::form::Forms;
-use crate::call::spec::{self, Instance, Tool, ToolInfo, ToolSpec};
+use crate::call::discovery::{self, Item};
+use crate::call::prompt::Prompt;
+use crate::call::resource::Resource;
+use crate::call::spec::{Instance, Tool, ToolInfo, ToolSpec};
 use crate::call::state::States;
-use crate::protocol::wire::{self, ServerInfo};
+use crate::protocol::wire::{self, Offer, ServerInfo};
 use crate::run::middleware::{self, BoxError, BoxedService, Chain, ToolCall, Wrap};
+use crate::server::catalog::{Items, Pending};
 use crate::server::engine::{Engine, Limits, RootsHook};
 use crate::server::error::{Error, Result};
 use crate::server::handle::{ServedBy, ServerHandle};
@@ -40,6 +44,8 @@ use crate::tools::compiled::Options;
 pub struct Server {
     info: ServerInfo,
     tools: Vec<(&'static ToolSpec, Option<Instance>)>,
+    /// Prompts and resources, in the order they were added.
+    items: Vec<Pending>,
     states: States,
     /// Types whose tools were added with `tools`, to catch one added twice.
     tool_types: Vec<(TypeId, &'static str)>,
@@ -88,6 +94,7 @@ impl Server {
                 instructions: None,
             },
             tools: Vec::new(),
+            items: Vec::new(),
             states: States::default(),
             tool_types: Vec::new(),
             errors: Vec::new(),
@@ -125,10 +132,33 @@ impl Server {
         self
     }
 
-    /// Serves every `#[mcp_tool]` function linked into the program.
+    /// Serves every `#[mcp_tool]`, `#[mcp_prompt]` and `#[mcp_resource]` function linked into
+    /// the program.
     pub fn discover(mut self) -> Server {
-        self.tools
-            .extend(spec::in_definition_order(spec::discovered()).map(|spec| (spec, None)));
+        for item in discovery::discovered() {
+            self.add(item, None);
+        }
+        self
+    }
+
+    fn add(&mut self, item: Item, instance: Option<Instance>) {
+        match item {
+            Item::Tool(spec) => self.tools.push((spec, instance)),
+            Item::Prompt(spec) => self.items.push(Pending::Prompt(spec, instance)),
+            Item::Resource(spec) => self.items.push(Pending::Resource(spec, instance)),
+        }
+    }
+
+    /// Serves one prompt: `server.prompt::<review>()` for `#[mcp_prompt] fn review`.
+    pub fn prompt<P: Prompt>(mut self) -> Server {
+        self.items.push(Pending::Prompt(P::spec(), None));
+        self
+    }
+
+    /// Serves one resource (or resource template): `server.resource::<readme>()` for
+    /// `#[mcp_resource("docs://readme")] fn readme`.
+    pub fn resource<R: Resource>(mut self) -> Server {
+        self.items.push(Pending::Resource(R::spec(), None));
         self
     }
 
@@ -138,8 +168,9 @@ impl Server {
         self
     }
 
-    /// Serves the `#[mcp_tool]` methods of every `#[mcp_tool_type]` impl block of `T`, called
-    /// on `instance`. Concurrent calls share the one instance.
+    /// Serves the `#[mcp_tool]`, `#[mcp_prompt]` and `#[mcp_resource]` methods of every
+    /// `#[mcp_tool_type]` impl block of `T`, called on `instance`. Concurrent calls share the
+    /// one instance.
     pub fn tools<T: Send + Sync + 'static>(self, instance: T) -> Server {
         self.shared_tools(Arc::new(instance))
     }
@@ -155,12 +186,12 @@ impl Server {
             return self;
         }
         self.tool_types.push((id, name));
-        let before = self.tools.len();
-        self.tools.extend(
-            spec::in_definition_order(spec::methods_of(id))
-                .map(|spec| (spec, Some(Arc::clone(&instance) as Instance))),
-        );
-        if self.tools.len() == before {
+        let methods = discovery::methods_of(id);
+        let none = methods.is_empty();
+        for item in methods {
+            self.add(item, Some(Arc::clone(&instance) as Instance));
+        }
+        if none {
             self.errors.push(Error::ToolType {
                 type_name: name,
                 problem: "has no tools: mark an impl block of it `#[mcp_tool_type]` and its tool methods `#[mcp_tool]`",
@@ -420,9 +451,26 @@ impl Server {
                 toolset::serve(spec, instance, self.options, &self.states, &mut forms)
             })
             .collect::<Result<Vec<_>>>()?;
+        let items = self.items.into_iter().filter(|item| {
+            let tags = match item {
+                Pending::Prompt(spec, _) => spec.tags,
+                Pending::Resource(spec, _) => spec.tags,
+            };
+            !tags.iter().any(|tag| without.iter().any(|w| w == tag))
+        });
+        let items = Items::new(items.collect(), &self.states)?;
         let page_size = self.page_size.unwrap_or(usize::MAX);
         let tools = ToolSet::new(served, names, forms, self.order, page_size, self.options);
         let changing = self.served_by.is_some();
+        let catalog = items.current();
+        let offer = Offer {
+            changing,
+            prompts: !catalog.prompts.is_empty(),
+            resources: catalog.has_resources(),
+            completions: !catalog.prompts.is_empty()
+                || catalog.resources.iter().any(|r| !r.template.is_static()),
+            skills: None,
+        };
         // A list that can change at any moment is cached only as long as the server says.
         let cache_ttl = match (self.cache_ttl, changing) {
             (Some(ttl), _) => ttl,
@@ -450,6 +498,9 @@ impl Server {
                 self.state_key.unwrap_or_else(Sealer::random_key),
                 self.state_ttl,
             ),
+            items,
+            offer,
+            page_size,
         });
         if let Some(served_by) = &self.served_by {
             served_by.attach(&engine);

@@ -30,17 +30,17 @@ use crate::run::workers::Threads;
 use crate::server::batch::Batch;
 use crate::server::delivery::Delivery;
 use crate::server::registry::Registry;
-use crate::server::reply::{Reply, id_in_use, log_level};
+use crate::server::reply::{Later, Reply, id_in_use, log_level};
 use crate::server::session::{RequestScope, Session};
 use crate::tools::binding::Arguments;
 
-/// The request a call is opened for.
-struct Request<'a> {
-    id: &'a RawValue,
-    version: ProtocolVersion,
-    params: &'a Params<'a>,
-    meta: &'a Meta<'a>,
-    scope: RequestScope<'a>,
+/// The request a call (of a tool, a prompt or a resource) is opened for.
+pub(crate) struct Request<'a> {
+    pub(crate) id: &'a RawValue,
+    pub(crate) version: ProtocolVersion,
+    pub(crate) params: &'a Params<'a>,
+    pub(crate) meta: &'a Meta<'a>,
+    pub(crate) scope: RequestScope<'a>,
 }
 
 impl Session {
@@ -66,7 +66,7 @@ impl Session {
         };
         let record = self.open(&request, &tool, &registry)?;
         let engine = &self.engine;
-        Ok(Reply::Later(Call {
+        Ok(Reply::Later(Later::Tool(Call {
             tool_call: ToolCall {
                 invocation: Invocation {
                     arguments,
@@ -83,7 +83,7 @@ impl Session {
                 _admitted: admitted,
             },
             middleware: engine.middleware.clone(),
-        }))
+        })))
     }
 
     /// The tool the call names, if the caller may see it, and the call's arguments, bound as
@@ -123,7 +123,7 @@ impl Session {
 
     /// Admits one more call: the threads tools run on (started by the first call), and a place
     /// under the server's cap.
-    fn admit(&self) -> Result<(Arc<Threads>, Admitted), ProtocolError> {
+    pub(crate) fn admit(&self) -> Result<(Arc<Threads>, Admitted), ProtocolError> {
         let engine = &self.engine;
         let threads = engine.workers.get().map_err(|e| {
             ProtocolError::internal(format_args!("cannot start the threads tools run on: {e}"))
@@ -145,6 +145,26 @@ impl Session {
         tool: &ServedTool,
         registry: &Registry,
     ) -> Result<Arc<CallRecord>, ProtocolError> {
+        let asking = match tool.asks {
+            true => Some(Box::new(self.asking(
+                request.version,
+                tool.spec.name,
+                request.params,
+                registry,
+            )?)),
+            false => None,
+        };
+        self.open_record(request, tool.spec.name, asking)
+    }
+
+    /// Opens the record of a request answered once a function has run (a tool's, a prompt's,
+    /// a resource's, named `name`) and registers its id, which must not be in flight.
+    pub(crate) fn open_record(
+        &self,
+        request: &Request<'_>,
+        name: &'static str,
+        asking: Option<Box<Asking>>,
+    ) -> Result<Arc<CallRecord>, ProtocolError> {
         let &Request {
             id,
             version,
@@ -153,22 +173,13 @@ impl Session {
             scope,
         } = request;
         let (client, log_threshold) = self.client_of(version, meta)?;
-        let asking = match tool.asks {
-            true => Some(Box::new(self.asking(
-                version,
-                tool.spec.name,
-                params,
-                registry,
-            )?)),
-            false => None,
-        };
         let record = Arc::new(CallRecord {
             id: id.to_owned(),
             key: IdKey::of(id),
             version,
             meta: params.meta.map(RawValue::to_owned),
             client,
-            name: tool.spec.name,
+            name,
             progress_token: meta.progress_token.map(RawValue::to_owned),
             log_threshold,
             outlet: scope.outlet.clone(),

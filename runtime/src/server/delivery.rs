@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use crate::call::record::CallRecord;
-use crate::call::span::Outcome;
+use crate::call::span::{Outcome, RequestSpan};
 use crate::run::call::Finish;
 use crate::run::inflight::{Admitted, OpenRequests};
 use crate::run::served::ServedTool;
@@ -54,6 +54,21 @@ impl Finish for Delivery {
             }
             Err(output) => render::call_result(&renderer, record.version, &record.id, output),
         };
+        self.send(record, &span, rendered, outcome);
+    }
+}
+
+impl Delivery {
+    /// Sends a request's answer through its gate (unless it was cancelled), into its batch or
+    /// through its outlet, and ends its span: with `outcome`, unless the answer is an error,
+    /// whose code the span records.
+    pub(crate) fn send(
+        &self,
+        record: &CallRecord,
+        span: &RequestSpan,
+        rendered: Rendered,
+        outcome: Outcome,
+    ) {
         let Rendered { line, error_code } = rendered;
         let outcome = error_code.map_or(outcome, Outcome::Error);
         // The id is free again as soon as the client can read the answer.

@@ -29,6 +29,9 @@ use crate::protocol::{Era, ProtocolVersion};
 use crate::server::batch::Batch;
 use crate::server::engine::Engine;
 use crate::server::reply::{Reply, id_in_use, log_level};
+use crate::server::calls::Request;
+use crate::server::listeners::Wants;
+use crate::server::lists::{self, Listing};
 use crate::server::session::{Handshake, RequestScope, Session};
 
 impl Session {
@@ -74,8 +77,77 @@ impl Session {
                 *self.log_level.lock().unwrap_or_else(|e| e.into_inner()) = level;
                 Ok(Reply::Now(jsonrpc::result_line(id, &serde_json::json!({}))))
             }
+            _ => {
+                let version = self.version()?;
+                let request = Request {
+                    id,
+                    version,
+                    params,
+                    meta: &meta,
+                    scope,
+                };
+                self.served(method, &request, batch)
+            }
+        }
+    }
+
+    /// A request for prompts, resources or completion, in either era; method-not-found for any
+    /// other, and for those the server does not offer (it declared no such capability).
+    fn served(
+        &self,
+        method: &str,
+        request: &Request<'_>,
+        batch: Option<&Arc<Batch>>,
+    ) -> Result<Reply, ProtocolError> {
+        let offer = &self.engine.offer;
+        let (id, version, cursor) = (
+            request.id,
+            request.version,
+            request.params.cursor.as_deref(),
+        );
+        let scope = request.scope;
+        let engine = &self.engine;
+        match method {
+            "prompts/list" if offer.prompts => {
+                lists::list(Listing::Prompts, id, engine, version, cursor, scope)
+            }
+            "prompts/get" if offer.prompts => self.get_prompt(request, batch),
+            "resources/list" if offer.resources => {
+                lists::list(Listing::Resources, id, engine, version, cursor, scope)
+            }
+            "resources/templates/list" if offer.resources => {
+                lists::list(Listing::Templates, id, engine, version, cursor, scope)
+            }
+            "resources/read" if offer.resources => self.read_resource(request, batch),
+            "resources/subscribe" | "resources/unsubscribe"
+                if offer.resources && version.has_resource_subscribe_requests() =>
+            {
+                self.subscribe(method == "resources/subscribe", request)
+            }
+            "completion/complete" if offer.completions => self.complete(request, batch),
             _ => Err(ProtocolError::method_not_found(method)),
         }
+    }
+
+    /// `resources/subscribe` or `resources/unsubscribe` in a handshake session: the session
+    /// hears `notifications/resources/updated` for the URI from now on, or no more. Any URI
+    /// may be subscribed to (a resource may come to exist); unsubscribing one never
+    /// subscribed is no error.
+    fn subscribe(&self, subscribe: bool, request: &Request<'_>) -> Result<Reply, ProtocolError> {
+        let uri = request
+            .params
+            .uri
+            .as_deref()
+            .ok_or_else(|| ProtocolError::invalid_params("missing field `uri`"))?;
+        let mut subscribed = self.subscribed.lock().unwrap_or_else(|e| e.into_inner());
+        match subscribe {
+            true => subscribed.insert(uri.to_owned()),
+            false => subscribed.remove(uri),
+        };
+        Ok(Reply::Now(jsonrpc::result_line(
+            request.id,
+            &serde_json::json!({}),
+        )))
     }
 
     /// A 2026-07-28 request: everything it needs is in its own `_meta`.
@@ -104,14 +176,23 @@ impl Session {
                     &engine.info,
                     &engine.server_meta,
                     engine.cache(),
-                    engine.changing,
+                    &engine.offer,
                 );
                 Ok(Reply::Now(jsonrpc::result_line(id, &result)))
             }
             "tools/list" => list(id, engine, version, params, scope),
             "tools/call" => self.call(id, version, params, meta, scope, None),
             "subscriptions/listen" => self.listen(id, params, scope),
-            _ => Err(ProtocolError::method_not_found(method)),
+            _ => {
+                let request = Request {
+                    id,
+                    version,
+                    params,
+                    meta,
+                    scope,
+                };
+                self.served(method, &request, None)
+            }
         }
     }
 
@@ -139,43 +220,73 @@ impl Session {
             ));
         }
         let engine = &self.engine;
-        if engine.changing {
-            engine.listeners.session(scope.outlet, &self.open);
+        if engine.announces() {
+            engine
+                .listeners
+                .session(scope.outlet, &self.open, &self.subscribed);
         }
-        let result = wire::initialize(&engine.info, version, engine.changing);
+        let result = wire::initialize(&engine.info, version, &engine.offer);
         Ok(Reply::Now(jsonrpc::result_line(id, &result)))
     }
 
-    /// `subscriptions/listen`: acknowledged with what it will get (`toolsListChanged` when
-    /// asked for, from a server whose tools can change); open until cancelled.
+    /// `subscriptions/listen`: acknowledged with the part of what it asked for that the server
+    /// can send (list changes of the lists that can change, updates of resources when it serves
+    /// any, for exactly the URIs asked for); open until cancelled.
     fn listen(
         &self,
         id: &RawValue,
         params: &Params<'_>,
         scope: RequestScope<'_>,
     ) -> Result<Reply, ProtocolError> {
-        if !self.open.insert_stream(IdKey::of(id)) {
-            return Err(id_in_use(id));
-        }
         #[derive(serde::Deserialize, Default)]
         #[serde(rename_all = "camelCase")]
         struct Wanted {
             #[serde(default)]
             tools_list_changed: bool,
+            #[serde(default)]
+            prompts_list_changed: bool,
+            #[serde(default)]
+            resources_list_changed: bool,
+            #[serde(default)]
+            resource_subscriptions: Option<Vec<String>>,
         }
         let wanted: Wanted = params
             .notifications
             .and_then(|n| serde_json::from_str(n.get()).ok())
             .unwrap_or_default();
-        let engine = &self.engine;
-        let tools = wanted.tools_list_changed && engine.changing;
-        if tools {
-            engine.listeners.subscription(scope.outlet, &self.open, id);
+        if !self.open.insert_stream(IdKey::of(id)) {
+            return Err(id_in_use(id));
         }
-        let notifications = match tools {
-            true => serde_json::json!({"toolsListChanged": true}),
-            false => serde_json::json!({}),
+        let engine = &self.engine;
+        let offer = &engine.offer;
+        let uris = wanted
+            .resource_subscriptions
+            .filter(|_| offer.resources)
+            .unwrap_or_default();
+        let wants = Wants {
+            tools: wanted.tools_list_changed && offer.changing,
+            prompts: wanted.prompts_list_changed && offer.changing && offer.prompts,
+            resources: wanted.resources_list_changed && offer.changing && offer.resources,
+            uris: Arc::new(std::sync::Mutex::new(uris.iter().cloned().collect())),
         };
+        let mut notifications = serde_json::Map::new();
+        for (key, on) in [
+            ("toolsListChanged", wants.tools),
+            ("promptsListChanged", wants.prompts),
+            ("resourcesListChanged", wants.resources),
+        ] {
+            if on {
+                notifications.insert(key.into(), true.into());
+            }
+        }
+        if offer.resources && !uris.is_empty() {
+            notifications.insert("resourceSubscriptions".into(), uris.into());
+        }
+        if !notifications.is_empty() {
+            engine
+                .listeners
+                .subscription(scope.outlet, &self.open, id, wants);
+        }
         let params = serde_json::json!({
             "notifications": notifications,
             "_meta": {SUBSCRIPTION_ID: id},

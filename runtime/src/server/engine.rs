@@ -1,5 +1,5 @@
-//! The engine: a built server, immutable apart from its tool set (which a handle may change),
-//! its caches and its counters; shared by every session and every call.
+//! The engine: a built server, immutable apart from its tools, prompts and resources (which a
+//! handle may change), its caches and its counters; shared by every session and every call.
 
 use std::borrow::Cow;
 use std::sync::Arc;
@@ -9,14 +9,15 @@ use serde_json::value::RawValue;
 
 use crate::call::ask::RootsChanged;
 use crate::call::outlet::Outlet;
-use crate::call::spec::ToolSpec;
+use crate::call::spec::{ItemInfo, ToolSpec};
 use crate::call::state::States;
 use crate::protocol::ProtocolVersion;
-use crate::protocol::wire::{Cache, ServerInfo};
+use crate::protocol::wire::{Cache, Offer, ServerInfo};
 use crate::run::inflight::InFlight;
 use crate::run::middleware::Chain;
 use crate::run::workers::Workers;
-use crate::server::listeners::Listeners;
+use crate::server::catalog::{Catalog, Items};
+use crate::server::listeners::{List, Listeners};
 use crate::server::registry::Registry;
 use crate::server::request_state::Sealer;
 use crate::server::toolset::ToolSet;
@@ -66,6 +67,12 @@ pub(crate) struct Engine {
     pub(crate) on_roots_changed: Option<RootsHook>,
     /// Seals and opens 2026-07-28 request states.
     pub(crate) sealer: Sealer,
+    /// The prompts and resources, as served now.
+    pub(crate) items: Items,
+    /// What the server offers besides tools.
+    pub(crate) offer: Offer,
+    /// How many entries a page of a list holds.
+    pub(crate) page_size: usize,
 }
 
 impl Engine {
@@ -114,8 +121,24 @@ impl Engine {
     /// Tells the clients that can hear it, when the served tools changed.
     pub(crate) fn tools_changed(&self, changed: bool) {
         if changed {
-            self.listeners.tools_changed();
+            self.listeners.changed(List::Tools);
         }
+    }
+
+    /// The prompts and resources served now: a request keeps the catalog it began with.
+    pub(crate) fn catalog(&self) -> Arc<Catalog> {
+        self.items.current()
+    }
+
+    /// Whether a handshake session may hear of anything outside its requests: a list that
+    /// changed, or a resource it subscribed to.
+    pub(crate) fn announces(&self) -> bool {
+        self.changing || self.offer.resources
+    }
+
+    /// Whether the caller of a request through `outlet` may see `item`.
+    pub(crate) fn visible_item(&self, item: ItemInfo, outlet: &Outlet) -> bool {
+        visibility::allows_item(self.visibility.as_ref(), item, outlet)
     }
 
     /// Whether the caller of a request through `outlet` may call the tool.

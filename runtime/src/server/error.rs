@@ -46,6 +46,34 @@ pub enum Error {
     NotServing,
     /// A [`ServerHandle`](crate::ServerHandle) named a tool the server does not have.
     UnknownTool(String),
+    /// Two prompts share a name, or two resources serve the same URIs.
+    Clash {
+        /// What the two share.
+        detail: String,
+        /// Where the first definition is (`file:line`).
+        first: String,
+        /// Where the second definition is (`file:line`).
+        second: String,
+    },
+    /// A prompt or a resource cannot be served as defined.
+    InvalidItem {
+        /// `prompt` or `resource`.
+        kind: &'static str,
+        /// Its name.
+        name: String,
+        /// Where it is defined (`file:line`).
+        location: String,
+        /// What is wrong.
+        problem: String,
+    },
+    /// A [`ServerHandle`](crate::ServerHandle) named a prompt or resource the server does not
+    /// have.
+    Unknown {
+        /// `prompt` or `resource`.
+        kind: &'static str,
+        /// The name (a resource's URI).
+        name: String,
+    },
     /// Reading stdin or writing stdout failed, or the async runtime could not start.
     Io(std::io::Error),
 }
@@ -82,6 +110,18 @@ impl fmt::Display for Error {
                 "the server is not running: a handle changes tools once its server is built",
             ),
             Error::UnknownTool(name) => write!(f, "the server has no tool named `{name}`"),
+            Error::Clash {
+                detail,
+                first,
+                second,
+            } => write!(f, "{detail}: one defined at {first}, one at {second}"),
+            Error::InvalidItem {
+                kind,
+                name,
+                location,
+                problem,
+            } => write!(f, "{kind} `{name}` (at {location}): {problem}"),
+            Error::Unknown { kind, name } => write!(f, "the server has no {kind} `{name}`"),
             Error::Io(e) => write!(f, "i/o error: {e}"),
         }
     }

@@ -1,10 +1,14 @@
-//! [`ServerHandle`]: changes the tools of a running server.
+//! [`ServerHandle`]: changes the tools, prompts and resources of a running server, and
+//! announces that a resource changed.
 
 use std::sync::{Arc, Mutex, PoisonError, Weak};
 
+use crate::call::prompt::Prompt;
+use crate::call::resource::Resource;
 use crate::call::spec::Tool;
 use crate::server::engine::Engine;
 use crate::server::error::{Error, Result};
+use crate::server::listeners::List;
 
 /// Changes the tools of a running server: adds, removes, enables and disables them. Clients
 /// that can hear it are told (`notifications/tools/list_changed` in a handshake session;
@@ -68,5 +72,58 @@ impl ServerHandle {
     /// calls of it are unknown-tool errors.
     pub fn disable_tool(&self, name: &str) -> Result<()> {
         self.change(|engine| engine.tools.enable(name, false))
+    }
+
+    /// Serves the prompt of `#[mcp_prompt] fn P` too; its name must be free. The server must
+    /// have started with a prompt (it declared the `prompts` capability then).
+    pub fn add_prompt<P: Prompt>(&self) -> Result<()> {
+        let engine = self.engine()?;
+        if !engine.offer.prompts {
+            return Err(Error::Setting(
+                "the server started without prompts, so it did not offer any; serve one from                  the start to add more later",
+            ));
+        }
+        engine.items.add_prompt(P::spec(), &engine.states)?;
+        engine.listeners.changed(List::Prompts);
+        Ok(())
+    }
+
+    /// Stops serving the prompt named `name`.
+    pub fn remove_prompt(&self, name: &str) -> Result<()> {
+        let engine = self.engine()?;
+        engine.items.remove_prompt(name)?;
+        engine.listeners.changed(List::Prompts);
+        Ok(())
+    }
+
+    /// Serves the resource (or template) of `#[mcp_resource] fn R` too; no other may serve
+    /// its URIs. The server must have started with a resource.
+    pub fn add_resource<R: Resource>(&self) -> Result<()> {
+        let engine = self.engine()?;
+        if !engine.offer.resources {
+            return Err(Error::Setting(
+                "the server started without resources, so it did not offer any; serve one                  from the start to add more later",
+            ));
+        }
+        engine.items.add_resource(R::spec(), &engine.states)?;
+        engine.listeners.changed(List::Resources);
+        Ok(())
+    }
+
+    /// Stops serving the resource (or template) whose URI (or template) is `uri`.
+    pub fn remove_resource(&self, uri: &str) -> Result<()> {
+        let engine = self.engine()?;
+        engine.items.remove_resource(uri)?;
+        engine.listeners.changed(List::Resources);
+        Ok(())
+    }
+
+    /// Tells the clients that subscribed to `uri` that the resource changed
+    /// (`notifications/resources/updated`): handshake sessions that sent
+    /// `resources/subscribe`, and 2026-07-28 listen streams whose `resourceSubscriptions`
+    /// name it. They read it again if they care.
+    pub fn resource_updated(&self, uri: &str) -> Result<()> {
+        self.engine()?.listeners.updated(uri);
+        Ok(())
     }
 }

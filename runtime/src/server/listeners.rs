@@ -1,14 +1,17 @@
-//! Who hears that the tool list changed. In the handshake era, a session on a connection that
-//! lasts (stdio, in-process) gets `notifications/tools/list_changed` from `initialize` on, and
-//! an HTTP session on its GET stream while it has one. On
-//! 2026-07-28, a `subscriptions/listen` stream that asked for `toolsListChanged` gets it, tagged
-//! with its subscription, until the client cancels the stream (with `notifications/cancelled`
-//! on a connection, by closing it over HTTP).
+//! Who hears that a list (of tools, prompts or resources) changed, and that a resource
+//! changed. In the handshake era, a session on a connection that lasts (stdio, in-process)
+//! gets `notifications/*/list_changed` from `initialize` on, and
+//! `notifications/resources/updated` for the URIs it subscribed to; an HTTP session gets them
+//! on its GET stream while it has one. On 2026-07-28, a `subscriptions/listen` stream gets
+//! what it asked for (`toolsListChanged`, `promptsListChanged`, `resourcesListChanged`,
+//! `resourceSubscriptions`), tagged with its subscription, until the client cancels the stream
+//! (with `notifications/cancelled` on a connection, by closing it over HTTP).
 //!
 //! A listener on a connection holds it weakly, and ends with it or its session; one on an HTTP
 //! response holds the response, and ends when its client leaves it. Ended listeners are
 //! forgotten at the next change or registration.
 
+use std::collections::BTreeSet;
 use std::sync::{Arc, Mutex, PoisonError, Weak};
 
 use serde_json::json;
@@ -20,7 +23,64 @@ use crate::protocol::jsonrpc;
 use crate::protocol::params::SUBSCRIPTION_ID;
 use crate::run::inflight::OpenRequests;
 
-const LIST_CHANGED: &str = "notifications/tools/list_changed";
+/// A list that can change.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum List {
+    Tools,
+    Prompts,
+    Resources,
+}
+
+impl List {
+    fn notification(self) -> &'static str {
+        match self {
+            List::Tools => "notifications/tools/list_changed",
+            List::Prompts => "notifications/prompts/list_changed",
+            List::Resources => "notifications/resources/list_changed",
+        }
+    }
+}
+
+/// The URIs a listener hears updates of: a session's, which `resources/subscribe` changes, or
+/// a listen stream's, fixed when it opened.
+pub(crate) type Uris = Arc<Mutex<BTreeSet<String>>>;
+
+/// What a listener hears.
+#[derive(Default)]
+pub(crate) struct Wants {
+    pub(crate) tools: bool,
+    pub(crate) prompts: bool,
+    pub(crate) resources: bool,
+    pub(crate) uris: Uris,
+}
+
+impl Wants {
+    /// A handshake session hears every list change (the server sends only those it declared),
+    /// and the resources it subscribed to.
+    pub(crate) fn session(uris: Uris) -> Wants {
+        Wants {
+            tools: true,
+            prompts: true,
+            resources: true,
+            uris,
+        }
+    }
+
+    fn list(&self, list: List) -> bool {
+        match list {
+            List::Tools => self.tools,
+            List::Prompts => self.prompts,
+            List::Resources => self.resources,
+        }
+    }
+
+    fn uri(&self, uri: &str) -> bool {
+        self.uris
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .contains(uri)
+    }
+}
 
 #[derive(Default)]
 pub(crate) struct Listeners(Mutex<Vec<Listener>>);
@@ -29,6 +89,7 @@ struct Listener {
     outlet: Held,
     /// A 2026-07-28 subscription: the listen request's id.
     subscription: Option<(IdKey, Box<RawValue>)>,
+    wants: Wants,
 }
 
 enum Held {
@@ -68,26 +129,33 @@ impl Listeners {
 
     /// A handshake session that has just been initialized on `outlet` (heard when the outlet
     /// is the connection's).
-    pub(crate) fn session(&self, outlet: &Outlet, open: &Arc<OpenRequests>) {
+    pub(crate) fn session(&self, outlet: &Outlet, open: &Arc<OpenRequests>, uris: &Uris) {
         if outlet.lasting() {
-            self.connection(outlet, open);
+            self.connection(outlet, open, uris);
         }
     }
 
     /// A handshake session's way to messages about no request: its connection, or its HTTP
     /// GET stream.
-    pub(crate) fn connection(&self, outlet: &Outlet, open: &Arc<OpenRequests>) {
+    pub(crate) fn connection(&self, outlet: &Outlet, open: &Arc<OpenRequests>, uris: &Uris) {
         self.add(Listener {
             outlet: Held::Connection {
                 outlet: outlet.downgrade(),
                 open: Arc::downgrade(open),
             },
             subscription: None,
+            wants: Wants::session(Arc::clone(uris)),
         });
     }
 
     /// A `subscriptions/listen` stream with id `id`, on a connection or an HTTP response.
-    pub(crate) fn subscription(&self, outlet: &Outlet, open: &Arc<OpenRequests>, id: &RawValue) {
+    pub(crate) fn subscription(
+        &self,
+        outlet: &Outlet,
+        open: &Arc<OpenRequests>,
+        id: &RawValue,
+        wants: Wants,
+    ) {
         let outlet = match outlet.lasting() {
             true => Held::Connection {
                 outlet: outlet.downgrade(),
@@ -98,21 +166,44 @@ impl Listeners {
         self.add(Listener {
             outlet,
             subscription: Some((IdKey::of(id), id.to_owned())),
+            wants,
         });
     }
 
-    /// Tells every listener still there that the tool list changed.
-    pub(crate) fn tools_changed(&self) {
+    /// Tells every listener still there that wants it that `list` changed.
+    pub(crate) fn changed(&self, list: List) {
+        self.tell(list.notification(), None, |wants| wants.list(list));
+    }
+
+    /// Tells every listener that subscribed to `uri` that the resource changed.
+    pub(crate) fn updated(&self, uri: &str) {
+        let params = json!({"uri": uri});
+        self.tell("notifications/resources/updated", Some(params), |wants| {
+            wants.uri(uri)
+        });
+    }
+
+    /// Sends `method` with `params` (tagged for a subscription) to every listener still there
+    /// that `wanted` chooses; forgets those that are gone.
+    fn tell(
+        &self,
+        method: &str,
+        params: Option<serde_json::Value>,
+        wanted: impl Fn(&Wants) -> bool,
+    ) {
         let mut listeners = self.0.lock().unwrap_or_else(PoisonError::into_inner);
         listeners.retain(|listener| {
             let Some(outlet) = listener.outlet() else {
                 return false;
             };
-            let params = match &listener.subscription {
-                None => json!({}),
-                Some((_, id)) => json!({"_meta": {SUBSCRIPTION_ID: id}}),
-            };
-            outlet.send(jsonrpc::notification_line(LIST_CHANGED, &params));
+            if !wanted(&listener.wants) {
+                return true;
+            }
+            let mut params = params.clone().unwrap_or_else(|| json!({}));
+            if let Some((_, id)) = &listener.subscription {
+                params["_meta"] = json!({SUBSCRIPTION_ID: id});
+            }
+            outlet.send(jsonrpc::notification_line(method, &params));
             true
         });
     }

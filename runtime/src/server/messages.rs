@@ -8,7 +8,7 @@ use std::sync::Arc;
 use serde_json::value::RawValue;
 
 use crate::call::outlet::Outlet;
-use crate::call::span::{Outcome, RequestSpan};
+use crate::call::span::{Outcome, RequestSpan, Target};
 #[cfg(feature = "opentelemetry")]
 use crate::call::trace_context::TraceContext;
 use crate::protocol::ProtocolVersion;
@@ -44,16 +44,17 @@ impl Session {
     ) -> Reply {
         match message {
             Message::Request { id, method, params } => {
-                let tool = params.name.as_deref().filter(|_| method == "tools/call");
-                let span = RequestSpan::start(&method, tool, id, outlet.transport());
+                let target = Target::of(&method, params.name.as_deref(), params.uri.as_deref());
+                let span = RequestSpan::start(&method, target, id, outlet.transport());
                 #[cfg(feature = "opentelemetry")]
                 if let Some(context) = trace_context(&params, outlet) {
                     span.parent(&context);
                 }
                 let _in_span = span.span().enter();
                 // An id in flight cannot be reused: the client could not tell the answers apart.
-                // (`tools/call` checks as it registers the call.)
-                let answer = if method != "tools/call" && self.open.contains(&IdKey::of(id)) {
+                // (Calls check as they register.)
+                let calls = matches!(&*method, "tools/call" | "prompts/get" | "resources/read");
+                let answer = if !calls && self.open.contains(&IdKey::of(id)) {
                     refuse(Some(id), &id_in_use(id))
                 } else {
                     let scope = RequestScope {

@@ -6,7 +6,9 @@ mod request_state;
 pub(crate) mod visibility;
 
 mod registry;
+mod served_items;
 
+mod catalog;
 mod toolset;
 
 mod listeners;
@@ -23,6 +25,11 @@ pub(crate) mod reply;
 pub(crate) mod session;
 
 mod calls;
+mod lists;
+
+mod reads;
+
+mod completions;
 
 mod dispatch;
 

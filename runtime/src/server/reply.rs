@@ -5,7 +5,11 @@ use serde_json::value::RawValue;
 use crate::call::outlet::Outlet;
 use crate::protocol::Level;
 use crate::protocol::jsonrpc::{self, ErrorCode, ProtocolError};
+use std::sync::Arc;
+
+use crate::call::record::CallRecord;
 use crate::run::call::Call;
+use crate::run::item_call::ItemCall;
 use crate::server::delivery::Delivery;
 
 /// What one message gets. Every request gets exactly one answer: now, or from its call later
@@ -18,15 +22,42 @@ pub(crate) enum Reply {
     /// An error response, now, with its JSON-RPC code (some transports give some codes a
     /// status of their own).
     Error(ErrorCode, Vec<u8>),
-    /// A call: start it. Its notifications, and then its response, come through the outlet the
-    /// message was handled with.
-    Later(Call<Delivery>),
+    /// A call (of a tool, a prompt or a resource): start it. Its notifications, and then its
+    /// response, come through the outlet the message was handled with.
+    Later(Later),
     /// A `subscriptions/listen` stream: this acknowledgement now; the stream stays open until
     /// the client cancels the request.
     Stream(Vec<u8>),
     /// A 2025-03-26 batch whose answers wait for calls: start them. The array of answers comes
     /// through the outlet when the last one finishes.
-    Batch(Vec<Call<Delivery>>),
+    Batch(Vec<Later>),
+}
+
+/// A request answered once a function has run.
+pub(crate) enum Later {
+    /// A tool call, through the server's middleware.
+    Tool(Call<Delivery>),
+    /// A `prompts/get` or a `resources/read`.
+    Item(ItemCall),
+}
+
+impl Later {
+    /// Starts it; returns at once.
+    pub(crate) fn start(self) {
+        match self {
+            Later::Tool(call) => call.start(),
+            Later::Item(call) => call.start(),
+        }
+    }
+
+    /// The record of its request: cancelling it cancels the request.
+    #[allow(dead_code, reason = "the HTTP transport's alone")]
+    pub(crate) fn record(&self) -> &Arc<CallRecord> {
+        match self {
+            Later::Tool(call) => call.tool_call.record(),
+            Later::Item(call) => &call.record,
+        }
+    }
 }
 
 impl Reply {
@@ -37,7 +68,7 @@ impl Reply {
             Reply::None => {}
             Reply::Now(line) | Reply::Error(_, line) | Reply::Stream(line) => outlet.send(line),
             Reply::Later(call) => call.start(),
-            Reply::Batch(calls) => calls.into_iter().for_each(|call| call.start()),
+            Reply::Batch(calls) => calls.into_iter().for_each(Later::start),
         }
     }
 }

@@ -16,6 +16,7 @@ use crate::protocol::jsonrpc::ProtocolError;
 use crate::protocol::{Level, ProtocolVersion};
 use crate::run::inflight::OpenRequests;
 use crate::server::engine::Engine;
+use crate::server::listeners::Uris;
 
 /// Where a request's messages go, and the span it runs in.
 #[derive(Clone, Copy)]
@@ -40,6 +41,8 @@ pub(crate) struct Session {
     pub(crate) peer: Arc<Peer>,
     /// The client's roots, once a call has read them (made then: most sessions never do).
     pub(crate) roots: OnceLock<Arc<KnownRoots>>,
+    /// The resources a handshake session subscribed to (`resources/subscribe`).
+    pub(crate) subscribed: Uris,
 }
 
 impl Session {
@@ -51,6 +54,7 @@ impl Session {
             open: Arc::default(),
             peer: Arc::default(),
             roots: OnceLock::new(),
+            subscribed: Uris::default(),
         }
     }
 

@@ -1,4 +1,4 @@
-//! Which tools a caller sees: tools left out by tag when the server is built, and a rule asked
+//! Which tools (prompts, resources) a caller sees: tools left out by tag when the server is built, and a rule asked
 //! per request, which hides tools from `tools/list` and refuses them in `tools/call` as unknown.
 //!
 //! The rule sees the tool and the caller as the transport authenticated it (what an HTTP
@@ -9,7 +9,7 @@
 use std::sync::Arc;
 
 use crate::call::outlet::Outlet;
-use crate::call::spec::{ToolInfo, ToolSpec};
+use crate::call::spec::{ItemInfo, ToolSpec};
 
 /// The caller of one request, as far as choosing its tools goes.
 pub struct Caller<'a> {
@@ -29,10 +29,15 @@ impl<'a> Caller<'a> {
     }
 }
 
-/// A per-request rule: whether `caller` may see and call the tool.
-pub(crate) type Rule = Arc<dyn Fn(ToolInfo, &Caller<'_>) -> bool + Send + Sync>;
+/// A per-request rule: whether `caller` may see and use the tool, prompt or resource.
+pub(crate) type Rule = Arc<dyn Fn(ItemInfo, &Caller<'_>) -> bool + Send + Sync>;
 
 /// Whether `rule` lets the caller of a request that came through `outlet` see `spec`.
 pub(crate) fn allows(rule: Option<&Rule>, spec: &'static ToolSpec, outlet: &Outlet) -> bool {
-    rule.is_none_or(|rule| rule(ToolInfo::new(spec), &Caller::new(outlet)))
+    allows_item(rule, ItemInfo::new(spec), outlet)
+}
+
+/// Whether `rule` lets the caller of a request that came through `outlet` see `item`.
+pub(crate) fn allows_item(rule: Option<&Rule>, item: ItemInfo, outlet: &Outlet) -> bool {
+    rule.is_none_or(|rule| rule(item, &Caller::new(outlet)))
 }

@@ -308,6 +308,18 @@ fn checked(data: String) -> Result<String, InvalidBase64> {
     Ok(data)
 }
 
+impl From<String> for Content {
+    fn from(text: String) -> Content {
+        Content::text(text)
+    }
+}
+
+impl From<&str> for Content {
+    fn from(text: &str) -> Content {
+        Content::text(text)
+    }
+}
+
 impl Content {
     /// A text block.
     pub fn text(text: impl Into<String>) -> Content {

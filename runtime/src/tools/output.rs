@@ -179,6 +179,14 @@ impl ToolOutput {
         self
     }
 
+    /// What arguments that did not bind were refused with; the output itself otherwise.
+    pub(crate) fn into_bind_error(self) -> Result<BindError, ToolOutput> {
+        match self.repr {
+            Repr::InvalidArguments(error) => Ok(error),
+            repr => Err(ToolOutput { repr }),
+        }
+    }
+
     pub(crate) fn invalid_arguments(error: BindError) -> ToolOutput {
         ToolOutput {
             repr: Repr::InvalidArguments(error),

@@ -36,14 +36,14 @@ pub(crate) struct Rendered {
 }
 
 impl Rendered {
-    fn result(line: Vec<u8>) -> Rendered {
+    pub(crate) fn result(line: Vec<u8>) -> Rendered {
         Rendered {
             line,
             error_code: None,
         }
     }
 
-    fn error(id: &RawValue, error: &ProtocolError) -> Rendered {
+    pub(crate) fn error(id: &RawValue, error: &ProtocolError) -> Rendered {
         Rendered {
             line: jsonrpc::error_line(Some(id), error),
             error_code: Some(error.code()),
@@ -283,4 +283,15 @@ impl ContentOut<'_> {
 fn write_json<T: Serialize + ?Sized>(out: &mut Vec<u8>, value: &T) {
     // Serializing plain data into a Vec cannot fail.
     serde_json::to_writer(out, value).expect("content serializes");
+}
+
+/// A failure the client must not see in detail: logged with a reference, answered with a
+/// protocol error (for requests that have no error result of their own, unlike tools).
+pub(crate) fn masked_error(name: &str, expose: bool, detail: &str) -> ProtocolError {
+    let reference = diagnostics::next_reference();
+    diagnostics::masked(name, &reference, detail);
+    match expose {
+        true => ProtocolError::internal(format_args!("(ref {reference}) {detail}")),
+        false => ProtocolError::internal(format_args!("(ref {reference})")),
+    }
 }

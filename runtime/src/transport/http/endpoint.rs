@@ -377,11 +377,8 @@ async fn drain<B: http_body::Body>(mut body: std::pin::Pin<&mut B>, bound: usize
 /// cancels its call.
 fn records_of(reply: &Reply) -> Vec<Arc<CallRecord>> {
     match reply {
-        Reply::Later(call) => vec![Arc::clone(call.tool_call.record())],
-        Reply::Batch(calls) => calls
-            .iter()
-            .map(|call| Arc::clone(call.tool_call.record()))
-            .collect(),
+        Reply::Later(call) => vec![Arc::clone(call.record())],
+        Reply::Batch(calls) => calls.iter().map(|call| Arc::clone(call.record())).collect(),
         _ => Vec::new(),
     }
 }

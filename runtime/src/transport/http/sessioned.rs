@@ -116,12 +116,13 @@ impl Endpoint {
         }
         match session.open_standalone() {
             Some(stream) => {
-                // The GET stream is where a session hears that the tool list changed.
-                if self.engine.changing {
+                // The GET stream is where a session hears that a list or a resource changed.
+                if self.engine.announces() {
                     let outlet = Outlet::new("http", StandaloneSink(Arc::downgrade(&stream)));
+                    let inner = &session.session;
                     self.engine
                         .listeners
-                        .connection(&outlet, &session.session.open);
+                        .connection(&outlet, &inner.open, &inner.subscribed);
                     session.keep_listener(outlet);
                 }
                 self.events(stream, false, None)

@@ -1,0 +1,9 @@
+//! What a resource is, apart from any request: its contents and what a resource function may
+//! return, URI templates and how a requested URI matches one, and the entries and results of
+//! each revision.
+
+pub(crate) mod contents;
+pub(crate) mod render;
+pub(crate) mod template;
+
+pub use contents::{IntoContents, Read, ResourceOutput};

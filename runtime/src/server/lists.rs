@@ -1,0 +1,93 @@
+//! `prompts/list`, `resources/list` and `resources/templates/list`: the entries the caller
+//! may see, a page at a time, as the revision lists them. Unlike `tools/list`, these pages are
+//! made per request: they are asked for far less often.
+
+use serde::Serialize;
+use serde_json::value::RawValue;
+
+use crate::protocol::jsonrpc::{self, ProtocolError};
+use crate::protocol::wire::{self, page_of};
+use crate::protocol::ProtocolVersion;
+use crate::server::engine::Engine;
+use crate::server::reply::Reply;
+use crate::server::session::RequestScope;
+
+/// Which list.
+#[derive(Clone, Copy)]
+pub(crate) enum Listing {
+    Prompts,
+    Resources,
+    Templates,
+}
+
+/// The page of `listing` a cursor points at, for the caller of `scope`.
+pub(crate) fn list(
+    listing: Listing,
+    id: &RawValue,
+    engine: &Engine,
+    version: ProtocolVersion,
+    cursor: Option<&str>,
+    scope: RequestScope<'_>,
+) -> Result<Reply, ProtocolError> {
+    let catalog = engine.catalog();
+    let outlet = scope.outlet;
+    let page = match listing {
+        Listing::Prompts => {
+            let entries: Vec<_> = catalog
+                .prompts
+                .iter()
+                .filter(|p| engine.visible_item(p.spec.info(), outlet))
+                .map(|p| p.entry(version))
+                .collect();
+            paged("prompts", &entries, cursor, engine, version)
+        }
+        Listing::Resources | Listing::Templates => {
+            let templates = matches!(listing, Listing::Templates);
+            let entries: Vec<_> = catalog
+                .resources
+                .iter()
+                .filter(|r| r.template.is_static() != templates)
+                .filter(|r| engine.visible_item(r.spec.info(), outlet))
+                .map(|r| r.entry(version))
+                .collect();
+            let key = match templates {
+                true => "resourceTemplates",
+                false => "resources",
+            };
+            paged(key, &entries, cursor, engine, version)
+        }
+    }?;
+    Ok(Reply::Now(jsonrpc::result_line(id, &*page)))
+}
+
+/// The page of `entries` a cursor points at; `-32602` for a cursor the server did not hand
+/// out.
+pub(crate) fn paged<T: Serialize>(
+    key: &'static str,
+    entries: &[T],
+    cursor: Option<&str>,
+    engine: &Engine,
+    version: ProtocolVersion,
+) -> Result<Box<RawValue>, ProtocolError> {
+    let unknown = || ProtocolError::invalid_params("unknown `cursor`; start again without one");
+    let index = match cursor {
+        None | Some("") => 0,
+        Some(cursor) => page_of(cursor).ok_or_else(unknown)?,
+    };
+    let size = engine.page_size;
+    let pages = entries.len().div_ceil(size).max(1);
+    if index >= pages {
+        return Err(unknown());
+    }
+    let start = index * size;
+    let chunk = &entries[start..entries.len().min(start + size)];
+    let next = (index + 1 < pages).then_some(index + 1);
+    Ok(wire::page(
+        key,
+        chunk,
+        next,
+        version,
+        &engine.server_meta,
+        engine.cache(),
+    ))
+}

@@ -1,0 +1,209 @@
+//! `prompts/get` and `resources/read`: find the prompt or the resource, bind what the client
+//! gave (a prompt's arguments, a template's values), open the request's record, and run the
+//! function as a tool's runs; its output is shaped for the revision and delivered as a call's.
+//!
+//! Policy: an unknown prompt, or one the caller may not see, is `-32602` "Unknown prompt";
+//! prompt arguments must be an object of strings (`-32602` otherwise), and arguments the
+//! prompt does not take are ignored, since the specification leaves them open. A URI that no
+//! resource serves, or that only one the caller may not see serves, is the revision's
+//! not-found error; a value a template does not allow (`..`, a `/` in one segment) is refused
+//! the same way before the function runs, saying why.
+
+use std::sync::Arc;
+
+use serde_json::value::RawValue;
+use serde_json::{Map, Value};
+
+use crate::call::context::Context;
+use crate::call::spec::{BoxFuture, Handler, Instance, Invocation};
+use crate::prompts::output::PromptOutput;
+use crate::prompts::render::{self as prompt_render, PromptRenderer};
+use crate::protocol::jsonrpc::ProtocolError;
+use crate::resources::contents::ResourceOutput;
+use crate::resources::render::{self as resource_render, ReadRenderer};
+use crate::run::item_call::{self, ItemCall};
+use crate::run::workers::Threads;
+use crate::server::batch::Batch;
+use crate::server::catalog::Reached;
+use crate::server::calls::Request;
+use crate::server::delivery::Delivery;
+use crate::server::reply::{Later, Reply};
+use crate::server::engine::Engine;
+use crate::server::session::Session;
+use crate::call::span::Outcome;
+use crate::tools::binding::Arguments;
+use crate::tools::render::Rendered;
+
+/// How a request's function runs and what it produces, and how its output becomes the
+/// response.
+pub(crate) struct Run<O> {
+    /// What the request's record is named by (its log messages' logger).
+    pub(crate) name: &'static str,
+    pub(crate) instance: Option<Instance>,
+    pub(crate) arguments: Arguments,
+    pub(crate) produce: Box<dyn FnOnce(Invocation, Arc<Threads>) -> BoxFuture<O> + Send>,
+    pub(crate) render: Box<dyn FnOnce(&Engine, &RawValue, O) -> Rendered + Send>,
+}
+
+/// Runs `handler`, its panic becoming `panicked`'s output.
+fn running<O: Send + 'static>(
+    handler: Handler<O>,
+    panicked: fn(String) -> O,
+) -> Box<dyn FnOnce(Invocation, Arc<Threads>) -> BoxFuture<O> + Send> {
+    Box::new(move |invocation, threads| {
+        Box::pin(item_call::run(handler, invocation, threads, panicked))
+    })
+}
+
+impl Session {
+    /// A `prompts/get`.
+    pub(crate) fn get_prompt(
+        &self,
+        request: &Request<'_>,
+        batch: Option<&Arc<Batch>>,
+    ) -> Result<Reply, ProtocolError> {
+        let params = request.params;
+        let name = params
+            .name
+            .as_deref()
+            .ok_or_else(|| ProtocolError::invalid_params("missing field `name`"))?;
+        let catalog = self.engine.catalog();
+        let prompt = catalog
+            .prompt(name)
+            .filter(|p| self.engine.visible_item(p.spec.info(), request.scope.outlet))
+            .ok_or_else(|| ProtocolError::unknown_prompt(name))?;
+        let raw = strings(params.arguments)?;
+        let arguments = Arguments::new(raw)
+            .ignoring_unknown(Some(Arc::clone(&prompt.known)))
+            .decoding(Some(Arc::clone(&prompt.schema)));
+        let (schema, version) = (Arc::clone(&prompt.schema), request.version);
+        let name = prompt.spec.name;
+        let run = Run {
+            name,
+            instance: prompt.instance.clone(),
+            arguments,
+            produce: running(prompt.spec.handler, PromptOutput::internal),
+            render: Box::new(move |engine: &Engine, id: &RawValue, output| {
+                let renderer = PromptRenderer {
+                    name,
+                    arguments_schema: &schema,
+                    expose_internal_errors: engine.expose_internal_errors,
+                    server_meta: &engine.server_meta,
+                };
+                prompt_render::get_result(&renderer, version, id, output)
+            }),
+        };
+        self.run(request, batch, run)
+    }
+
+    /// A `resources/read`.
+    pub(crate) fn read_resource(
+        &self,
+        request: &Request<'_>,
+        batch: Option<&Arc<Batch>>,
+    ) -> Result<Reply, ProtocolError> {
+        let version = request.version;
+        let uri = request
+            .params
+            .uri
+            .as_deref()
+            .ok_or_else(|| ProtocolError::invalid_params("missing field `uri`"))?;
+        let catalog = self.engine.catalog();
+        let outlet = request.scope.outlet;
+        let visible = |r: &crate::server::served_items::ServedResource| {
+            self.engine.visible_item(r.spec.info(), outlet)
+        };
+        let (resource, values) = match catalog.reach(uri, visible) {
+            Reached::Resource(resource, values) => (resource, values),
+            Reached::Refused(refused) => {
+                return Err(ProtocolError::resource_not_found(version, uri, refused));
+            }
+            Reached::Nothing => return self.read_other(request, uri),
+        };
+        let values: Map<String, Value> = values
+            .into_iter()
+            .map(|(name, value)| (name, Value::String(value)))
+            .collect();
+        let raw = serde_json::value::to_raw_value(&values).expect("strings serialize");
+        let arguments = Arguments::new(Some(raw)).decoding(Some(Arc::clone(&resource.schema)));
+        let spec = resource.spec;
+        let (schema, owned_uri) = (Arc::clone(&resource.schema), uri.to_owned());
+        let cache = self.engine.cache();
+        let run = Run {
+            name: spec.name,
+            instance: resource.instance.clone(),
+            arguments,
+            produce: running(spec.handler, ResourceOutput::internal),
+            render: Box::new(move |engine: &Engine, id: &RawValue, output| {
+                let renderer = ReadRenderer {
+                    name: spec.name,
+                    uri: &owned_uri,
+                    variables_schema: &schema,
+                    expose_internal_errors: engine.expose_internal_errors,
+                    server_meta: &engine.server_meta,
+                    cache,
+                };
+                resource_render::read_result(&renderer, version, id, output)
+            }),
+        };
+        self.run(request, batch, run)
+    }
+
+    /// Runs a prompt's or a resource's function for `request`: admitted under the server's
+    /// cap, its record open, its answer delivered as a call's.
+    pub(crate) fn run<O: Send + 'static>(
+        &self,
+        request: &Request<'_>,
+        batch: Option<&Arc<Batch>>,
+        run: Run<O>,
+    ) -> Result<Reply, ProtocolError> {
+        let (threads, admitted) = self.admit()?;
+        let record = self.open_record(request, run.name, None)?;
+        let delivery = Delivery {
+            engine: Arc::clone(&self.engine),
+            open: Arc::clone(&self.open),
+            batch: batch.cloned(),
+            _admitted: admitted,
+        };
+        let invocation = Invocation {
+            arguments: run.arguments,
+            context: Context(Arc::clone(&record)),
+            instance: run.instance,
+        };
+        let (job_record, job_threads) = (Arc::clone(&record), Arc::clone(&threads));
+        let job = Box::pin(async move {
+            let output = (run.produce)(invocation, job_threads).await;
+            let span = job_record.span.take();
+            let _in_span = span.span().enter();
+            let rendered = (run.render)(&delivery.engine, &job_record.id, output);
+            delivery.send(&job_record, &span, rendered, Outcome::Ok);
+        });
+        Ok(Reply::Later(Later::Item(ItemCall {
+            record,
+            threads,
+            job,
+        })))
+    }
+}
+
+/// Prompt arguments as sent: an object whose values are strings, or none.
+fn strings(arguments: Option<&RawValue>) -> Result<Option<Box<RawValue>>, ProtocolError> {
+    let Some(raw) = arguments.filter(|a| a.get() != "null") else {
+        return Ok(None);
+    };
+    let object: Map<String, Value> = serde_json::from_str(raw.get())
+        .map_err(|_| ProtocolError::invalid_params("`arguments` must be an object of strings"))?;
+    if let Some((name, _)) = object.iter().find(|(_, v)| !v.is_string()) {
+        return Err(ProtocolError::invalid_params(format_args!(
+            "the argument `{name}` must be a string: prompt arguments are strings"
+        )));
+    }
+    Ok(Some(raw.to_owned()))
+}
+
+impl Session {
+    /// A read of a URI no resource function serves: a skill's file, or nothing.
+    fn read_other(&self, request: &Request<'_>, uri: &str) -> Result<Reply, ProtocolError> {
+        Err(ProtocolError::resource_not_found(request.version, uri, uri))
+    }
+}

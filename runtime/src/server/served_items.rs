@@ -1,0 +1,262 @@
+//! Prompts and resources as the server serves them: each spec with what the server derives
+//! from it once (a prompt's listed arguments, a resource's parsed template, the schemas values
+//! bind by, the values each argument completes from), checked against the server's states.
+
+use std::sync::Arc;
+
+use serde_json::Value;
+use serde_json::value::RawValue;
+
+use crate::call::completion::Completer;
+use crate::call::inject::Requirements;
+use crate::call::prompt::PromptSpec;
+use crate::call::resource::ResourceSpec;
+use crate::call::spec::Instance;
+use crate::call::state::States;
+use crate::prompts::render::{ArgumentEntry, PromptEntry, PromptOut};
+use crate::protocol::ProtocolVersion;
+use crate::resources::render::{ResourceEntry, ResourceOut};
+use crate::resources::template::UriTemplate;
+use crate::server::error::{Error, Result};
+use crate::tools::bind_error::resolve;
+use crate::tools::content::Annotations;
+use crate::tools::schema::input_generator;
+
+/// Where an argument's suggestions come from.
+pub(crate) enum Suggestions {
+    /// The values its type allows (a unit enum's variants).
+    Values(Vec<String>),
+    /// The function its `#[arg(complete = f)]` names.
+    Function(Completer),
+}
+
+/// The suggestions of each argument that has any, by name.
+pub(crate) type Completions = Vec<(String, Suggestions)>;
+
+pub(crate) struct ServedPrompt {
+    pub(crate) spec: &'static PromptSpec,
+    pub(crate) instance: Option<Instance>,
+    pub(crate) arguments: Vec<ArgumentEntry>,
+    /// The arguments' schema: binding reads it (a string for a number is decoded by it, and
+    /// errors name what an argument should be).
+    pub(crate) schema: Arc<Value>,
+    /// The argument names, so that others are ignored.
+    pub(crate) known: Arc<[String]>,
+    pub(crate) completions: Completions,
+    pub(crate) meta: Option<Box<RawValue>>,
+}
+
+impl ServedPrompt {
+    pub(crate) fn entry(&self, version: ProtocolVersion) -> PromptOut<'_> {
+        let spec = self.spec;
+        PromptEntry {
+            name: spec.name,
+            title: spec.title,
+            description: spec.description,
+            arguments: &self.arguments,
+            icons: spec.icons,
+            meta: self.meta.as_deref(),
+        }
+        .for_version(version)
+    }
+}
+
+pub(crate) struct ServedResource {
+    pub(crate) spec: &'static ResourceSpec,
+    pub(crate) instance: Option<Instance>,
+    pub(crate) template: UriTemplate,
+    pub(crate) annotations: Option<Annotations>,
+    /// The variables' schema, as a prompt's arguments'.
+    pub(crate) schema: Arc<Value>,
+    pub(crate) completions: Completions,
+    pub(crate) meta: Option<Box<RawValue>>,
+}
+
+impl ServedResource {
+    pub(crate) fn entry(&self, version: ProtocolVersion) -> ResourceOut<'_> {
+        let spec = self.spec;
+        ResourceEntry {
+            uri: spec.uri,
+            template: !self.template.is_static(),
+            name: spec.name,
+            title: spec.title,
+            description: spec.description,
+            mime_type: spec.mime_type,
+            size: spec.size,
+            annotations: self.annotations.as_ref(),
+            icons: spec.icons,
+            meta: self.meta.as_deref(),
+        }
+        .for_version(version)
+    }
+}
+
+/// A prompt ready to serve.
+pub(crate) fn serve_prompt(
+    spec: &'static PromptSpec,
+    instance: Option<Instance>,
+    states: &States,
+) -> Result<ServedPrompt> {
+    let invalid = |problem: String| Error::InvalidItem {
+        kind: "prompt",
+        name: spec.name.to_owned(),
+        location: spec.location(),
+        problem,
+    };
+    needs(spec.requirements, states).map_err(&invalid)?;
+    let schema = schema_of(spec.arguments);
+    let arguments = arguments_of(&schema);
+    let known: Arc<[String]> = arguments.iter().map(|a| a.name.clone()).collect();
+    Ok(ServedPrompt {
+        spec,
+        instance,
+        completions: completions(&schema, spec.completions),
+        arguments,
+        schema: Arc::new(schema),
+        known,
+        meta: meta_of(spec.meta).map_err(invalid)?,
+    })
+}
+
+/// A resource ready to serve.
+pub(crate) fn serve_resource(
+    spec: &'static ResourceSpec,
+    instance: Option<Instance>,
+    states: &States,
+) -> Result<ServedResource> {
+    let invalid = |problem: String| Error::InvalidItem {
+        kind: "resource",
+        name: spec.name.to_owned(),
+        location: spec.location(),
+        problem,
+    };
+    needs(spec.requirements, states).map_err(&invalid)?;
+    let template = UriTemplate::parse(spec.uri)
+        .map_err(|e| invalid(format!("`{}` is not a URI template: {e}", spec.uri)))?;
+    let schema = schema_of(spec.variables);
+    let annotations = (!spec.audience.is_empty()
+        || spec.priority.is_some()
+        || spec.last_modified.is_some())
+    .then(|| {
+        let mut annotations = Annotations::new().audience(spec.audience.iter().copied());
+        annotations.priority = spec.priority;
+        annotations.last_modified = spec.last_modified.map(str::to_owned);
+        annotations
+    });
+    Ok(ServedResource {
+        spec,
+        instance,
+        template,
+        annotations,
+        completions: completions(&schema, spec.completions),
+        schema: Arc::new(schema),
+        meta: meta_of(spec.meta).map_err(invalid)?,
+    })
+}
+
+/// Whether the server provides every state the item's parameters take.
+fn needs(requirements: fn(&mut Requirements), states: &States) -> Result<(), String> {
+    let mut needs = Requirements::default();
+    requirements(&mut needs);
+    match needs.states.iter().find(|(id, _)| !states.contains(*id)) {
+        None => Ok(()),
+        Some((_, type_name)) => Err(format!(
+            "it takes a `State<{type_name}>`, but no state of that type was registered; add \
+             it with `.state(...)` on the server"
+        )),
+    }
+}
+
+fn schema_of(make: fn(&mut schemars::SchemaGenerator) -> schemars::Schema) -> Value {
+    make(&mut input_generator()).to_value()
+}
+
+/// The listed arguments: the schema's properties, in order, with their descriptions; required
+/// unless the schema says otherwise.
+fn arguments_of(schema: &Value) -> Vec<ArgumentEntry> {
+    let required: Vec<&str> = schema
+        .get("required")
+        .and_then(Value::as_array)
+        .map(|r| r.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    let Some(properties) = schema.get("properties").and_then(Value::as_object) else {
+        return Vec::new();
+    };
+    properties
+        .iter()
+        .map(|(name, property)| {
+            let text = |key: &str| {
+                let own = property.get(key).and_then(Value::as_str);
+                own.or_else(|| resolve(schema, property).get(key).and_then(Value::as_str))
+                    .map(str::to_owned)
+            };
+            ArgumentEntry {
+                name: name.clone(),
+                title: None,
+                description: text("description"),
+                required: required.contains(&name.as_str()),
+            }
+        })
+        .collect()
+}
+
+/// Each argument's suggestions: its function, or else the values its type allows.
+fn completions(schema: &Value, functions: &[(&'static str, Completer)]) -> Completions {
+    let properties = schema.get("properties").and_then(Value::as_object);
+    let enums = properties.into_iter().flatten().filter_map(|(name, property)| {
+        let values = allowed_values(schema, property)?;
+        Some((name.clone(), Suggestions::Values(values)))
+    });
+    let mut completions: Completions = functions
+        .iter()
+        .map(|(name, f)| ((*name).to_owned(), Suggestions::Function(*f)))
+        .collect();
+    for (name, values) in enums {
+        if !completions.iter().any(|(n, _)| *n == name) {
+            completions.push((name, values));
+        }
+    }
+    completions
+}
+
+/// The strings a property's schema allows, if it lists them (`enum`, or `oneOf`/`anyOf` of
+/// `const`s, as schemars writes documented variants; an `Option`'s `null` left out).
+fn allowed_values(root: &Value, property: &Value) -> Option<Vec<String>> {
+    let schema = resolve(root, property);
+    let strings = |values: &Vec<Value>| -> Vec<String> {
+        values
+            .iter()
+            .filter_map(Value::as_str)
+            .map(str::to_owned)
+            .collect()
+    };
+    if let Some(values) = schema.get("enum").and_then(Value::as_array) {
+        return Some(strings(values)).filter(|v| !v.is_empty());
+    }
+    let alternatives = schema
+        .get("oneOf")
+        .or_else(|| schema.get("anyOf"))
+        .and_then(Value::as_array)?;
+    let mut values = Vec::new();
+    for alternative in alternatives {
+        let alternative = resolve(root, alternative);
+        if let Some(value) = alternative.get("const").and_then(Value::as_str) {
+            values.push(value.to_owned());
+        } else if let Some(more) = allowed_values(root, alternative) {
+            values.extend(more);
+        } else if alternative.get("type").and_then(Value::as_str) != Some("null") {
+            return None;
+        }
+    }
+    Some(values).filter(|v| !v.is_empty())
+}
+
+fn meta_of(meta: Option<&'static str>) -> Result<Option<Box<RawValue>>, String> {
+    let Some(text) = meta else {
+        return Ok(None);
+    };
+    match serde_json::from_str::<Box<RawValue>>(text) {
+        Ok(raw) if raw.get().trim_start().starts_with('{') => Ok(Some(raw)),
+        _ => Err(format!("its `meta` must be a JSON object, not `{text}`")),
+    }
+}
