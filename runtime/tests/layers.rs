@@ -117,8 +117,8 @@ const RUNTIME: Folders = &[
         ],
     ),
     ("cli", &[&["serve_http"], &["command"]]),
-    ("prompts", &[&["output"], &["message"], &["render"]]),
-    ("resources", &[&["template", "skills"], &["contents"], &["render"]]),
+    ("prompts", &[&["message"], &["output"], &["render"]]),
+    ("resources", &[&["template"], &["contents"], &["render"]]),
     (
         "testing",
         &[&["answers", "diff", "result"], &["client", "manifest"]],

@@ -1,6 +1,4 @@
-//! The messages of a prompt, and the return types a prompt function may have.
-
-use std::fmt::Display;
+//! The messages of a prompt.
 
 use serde::Serialize;
 
@@ -77,62 +75,5 @@ impl Messages {
     pub fn message(mut self, message: PromptMessage) -> Messages {
         self.messages.push(message);
         self
-    }
-}
-
-/// What a `#[mcp_prompt]` function may return: a `String` (one message from the user), a
-/// [`PromptMessage`], a `Vec` of them, [`Messages`], or a `Result` of any of these whose error
-/// is shown to the client (its `Display`).
-#[diagnostic::on_unimplemented(
-    message = "a prompt cannot return `{Self}`",
-    label = "not a prompt's messages",
-    note = "a prompt returns `String`, `PromptMessage`, `Vec<PromptMessage>`, `Messages`, or a \
-            `Result` of one of these whose error implements `Display`"
-)]
-pub trait IntoPrompt {
-    /// The prompt's output.
-    fn into_prompt(self) -> crate::prompts::output::PromptOutput;
-}
-
-impl IntoPrompt for Messages {
-    fn into_prompt(self) -> crate::prompts::output::PromptOutput {
-        crate::prompts::output::PromptOutput::messages(self)
-    }
-}
-
-impl IntoPrompt for String {
-    fn into_prompt(self) -> crate::prompts::output::PromptOutput {
-        Messages::new().user(self).into_prompt()
-    }
-}
-
-impl IntoPrompt for &'static str {
-    fn into_prompt(self) -> crate::prompts::output::PromptOutput {
-        Messages::new().user(self).into_prompt()
-    }
-}
-
-impl IntoPrompt for PromptMessage {
-    fn into_prompt(self) -> crate::prompts::output::PromptOutput {
-        Messages::new().message(self).into_prompt()
-    }
-}
-
-impl IntoPrompt for Vec<PromptMessage> {
-    fn into_prompt(self) -> crate::prompts::output::PromptOutput {
-        Messages {
-            description: None,
-            messages: self,
-        }
-        .into_prompt()
-    }
-}
-
-impl<T: IntoPrompt, E: Display> IntoPrompt for Result<T, E> {
-    fn into_prompt(self) -> crate::prompts::output::PromptOutput {
-        match self {
-            Ok(value) => value.into_prompt(),
-            Err(error) => crate::prompts::output::PromptOutput::failed(error.to_string()),
-        }
     }
 }

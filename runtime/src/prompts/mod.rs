@@ -5,5 +5,5 @@ pub(crate) mod message;
 pub(crate) mod output;
 pub(crate) mod render;
 
-pub use message::{IntoPrompt, Messages, PromptMessage};
-pub use output::PromptOutput;
+pub use message::{Messages, PromptMessage};
+pub use output::{IntoPrompt, PromptOutput};
