@@ -37,12 +37,12 @@ pub use call::{
     Requirements, Resource, Root, Roots, RootsChanged, Sample, SamplingMessage, SamplingRequest,
     SamplingResult, State, Tool, ToolInfo,
 };
-pub use prompts::{IntoPrompt, Messages, PromptMessage};
-pub use resources::IntoContents;
 #[cfg(feature = "http")]
 pub use cli::ServeHttp;
 pub use cli::{Command, UsageError};
+pub use prompts::{IntoPrompt, Messages, PromptMessage};
 pub use protocol::{Era, Level, ProtocolVersion};
+pub use resources::IntoContents;
 pub use run::middleware;
 pub use server::{
     Caller, DEFAULT_MAX_IN_FLIGHT, DEFAULT_MAX_MESSAGE_SIZE, Error, Result, Server, ServerHandle,

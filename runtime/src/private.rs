@@ -2,17 +2,17 @@
 //! the macros and the runtime. Not an API; it may change in any release. The `toolwright`
 //! crate re-exports it as `toolwright::__private`.
 
-pub use crate::call::inject::{Injector, Requirements, injector, sync_injectable};
 pub use crate::call::completion::{CompleteFn, Completer, CompletionFuture, complete_with};
 pub use crate::call::discovery::{Item, MethodRegistration, Registration};
+pub use crate::call::inject::{Injector, Requirements, injector, sync_injectable};
 pub use crate::call::prompt::{Prompt, PromptSpec};
 pub use crate::call::resource::{Resource, ResourceSpec};
 pub use crate::call::spec::{BoxFuture, Handler, Invocation, Tool, ToolSpec, tool_future};
 pub use crate::prompts::{IntoPrompt, PromptOutput};
-pub use crate::resources::{IntoContents, Read, ResourceOutput};
-pub use crate::tools::content::Role;
 pub use crate::protocol::wire::{Annotations, Icon};
+pub use crate::resources::{IntoContents, Read, ResourceOutput};
 pub use crate::tools::binding::{Args, Arguments};
+pub use crate::tools::content::Role;
 pub use crate::tools::default_value::{SchemaDefault, schema_default};
 pub use crate::tools::header_argument::{HeaderArgument, header_argument};
 pub use crate::tools::output::ToolOutput;

@@ -118,10 +118,22 @@ const RUNTIME: Folders = &[
     ),
     ("cli", &[&["serve_http"], &["command"]]),
     ("prompts", &[&["message"], &["output"], &["render"]]),
-    ("resources", &[&["template"], &["contents"], &["render"]]),
+    (
+        "resources",
+        &[
+            &["pattern", "value"],
+            &["syntax"],
+            &["template", "contents"],
+            &["render"],
+        ],
+    ),
     (
         "testing",
-        &[&["answers", "diff", "result"], &["client", "manifest"]],
+        &[
+            &["answers", "diff", "result"],
+            &["client", "manifest"],
+            &["items"],
+        ],
     ),
 ];
 

@@ -41,8 +41,8 @@ pub use ask::{
     SamplingRequest, SamplingResult,
 };
 pub use cancel::Cancellation;
-pub use completion::{Completing, Completion, IntoCompletion};
 pub use client::ClientInfo;
+pub use completion::{Completing, Completion, IntoCompletion};
 pub use context::Context;
 pub use extensions::Extensions;
 pub use inject::{Inject, Requirements};

@@ -11,11 +11,11 @@ use serde::Serialize;
 use serde_json::Value;
 use serde_json::value::RawValue;
 
+use crate::prompts::message::PromptMessage;
+use crate::prompts::output::{PromptOutput, PromptRepr};
 use crate::protocol::ProtocolVersion;
 use crate::protocol::jsonrpc::{self, ProtocolError};
 use crate::protocol::wire::{Icon, Modern};
-use crate::prompts::message::PromptMessage;
-use crate::prompts::output::{PromptOutput, PromptRepr};
 use crate::tools::content::Content;
 use crate::tools::render::{Rendered, masked_error};
 

@@ -111,7 +111,9 @@ impl<T: Serialize> IntoContents for Json<T> {
                 let mime_type = read.mime_type.unwrap_or("application/json");
                 one(EmbeddedResource::text(read.uri, text).mime_type(mime_type))
             }
-            Err(error) => ResourceOutput::internal(format!("the value does not serialize: {error}")),
+            Err(error) => {
+                ResourceOutput::internal(format!("the value does not serialize: {error}"))
+            }
         }
     }
 }

@@ -2,8 +2,15 @@
 //! return, URI templates and how a requested URI matches one, and the entries and results of
 //! each revision.
 
-pub(crate) mod contents;
-pub(crate) mod render;
+mod pattern;
+mod value;
+
+mod syntax;
+
 pub(crate) mod template;
+
+pub(crate) mod contents;
+
+pub(crate) mod render;
 
 pub use contents::{IntoContents, Read, ResourceOutput};

@@ -120,7 +120,10 @@ fn contents_for(resource: &EmbeddedResource, version: ProtocolVersion) -> Conten
             .as_deref()
             .or(resource.blob.is_none().then_some("")),
         blob: resource.blob.as_deref(),
-        meta: resource.meta.as_ref().filter(|_| version.has_content_meta()),
+        meta: resource
+            .meta
+            .as_ref()
+            .filter(|_| version.has_content_meta()),
     }
 }
 

@@ -60,15 +60,15 @@ pub(crate) async fn run<O: Send + 'static>(
 }
 
 /// `future`, its panic made into `panicked`'s output for the panic's message.
-pub(crate) fn caught<O>(future: BoxFuture<O>, panicked: fn(String) -> O) -> impl Future<Output = O> {
+pub(crate) fn caught<O>(
+    future: BoxFuture<O>,
+    panicked: fn(String) -> O,
+) -> impl Future<Output = O> {
     CatchUnwind { future, panicked }
 }
 
 fn message(payload: &(dyn std::any::Any + Send)) -> String {
-    format!(
-        "panicked: {}",
-        crate::diagnostics::panic_message(payload)
-    )
+    format!("panicked: {}", crate::diagnostics::panic_message(payload))
 }
 
 /// A function's future, with a panic inside it made into its output.

@@ -140,12 +140,17 @@ impl Items {
         }
         let catalog = catalog_of(&registered);
         drop(registered);
-        *items.current.write().unwrap_or_else(PoisonError::into_inner) = Arc::new(catalog);
+        *items
+            .current
+            .write()
+            .unwrap_or_else(PoisonError::into_inner) = Arc::new(catalog);
         Ok(items)
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, Registered> {
-        self.registered.lock().unwrap_or_else(PoisonError::into_inner)
+        self.registered
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
     }
 
     /// The prompts and resources served now.

@@ -19,8 +19,8 @@ use crate::run::item_call;
 use crate::server::batch::Batch;
 use crate::server::calls::Request;
 use crate::server::engine::Engine;
-use crate::server::reply::Reply;
 use crate::server::reads::Run;
+use crate::server::reply::Reply;
 use crate::server::served_items::{Completions, Suggestions};
 use crate::server::session::Session;
 use crate::tools::binding::Arguments;
@@ -64,28 +64,32 @@ impl Session {
         };
         let catalog = self.engine.catalog();
         let outlet = request.scope.outlet;
-        let (owner, completions, names): (&'static str, &Completions, Vec<&str>) =
-            match &reference {
-                Reference::Prompt { name } => {
-                    let prompt = catalog
-                        .prompt(name)
-                        .filter(|p| self.engine.visible_item(p.spec.info(), outlet))
-                        .ok_or_else(|| ProtocolError::unknown_prompt(name))?;
-                    let names = prompt.arguments.iter().map(|a| a.name.as_str()).collect();
-                    (prompt.spec.name, &prompt.completions, names)
-                }
-                Reference::Resource { uri } => {
-                    let resource = catalog
-                        .resource_named(uri)
-                        .filter(|r| self.engine.visible_item(r.spec.info(), outlet))
-                        .ok_or_else(|| {
-                            ProtocolError::invalid_params(format_args!(
-                                "no resource template is `{uri}`"
-                            ))
-                        })?;
-                    (resource.spec.name, &resource.completions, resource.template.variables())
-                }
-            };
+        let (owner, completions, names): (&'static str, &Completions, Vec<&str>) = match &reference
+        {
+            Reference::Prompt { name } => {
+                let prompt = catalog
+                    .prompt(name)
+                    .filter(|p| self.engine.visible_item(p.spec.info(), outlet))
+                    .ok_or_else(|| ProtocolError::unknown_prompt(name))?;
+                let names = prompt.arguments.iter().map(|a| a.name.as_str()).collect();
+                (prompt.spec.name, &prompt.completions, names)
+            }
+            Reference::Resource { uri } => {
+                let resource = catalog
+                    .resource_named(uri)
+                    .filter(|r| self.engine.visible_item(r.spec.info(), outlet))
+                    .ok_or_else(|| {
+                        ProtocolError::invalid_params(format_args!(
+                            "no resource template is `{uri}`"
+                        ))
+                    })?;
+                (
+                    resource.spec.name,
+                    &resource.completions,
+                    resource.template.variables(),
+                )
+            }
+        };
         if !names.contains(&argument.name.as_str()) {
             return Err(ProtocolError::invalid_params(format_args!(
                 "`{owner}` has no argument `{}`",
@@ -104,14 +108,22 @@ impl Session {
         let version = request.version;
         let function = match suggestions {
             None => {
-                let line = result_line(&self.engine, version, request.id, Completion::of(
-                    Vec::<String>::new(),
-                ));
+                let line = result_line(
+                    &self.engine,
+                    version,
+                    request.id,
+                    Completion::of(Vec::<String>::new()),
+                );
                 return Ok(Reply::Now(line));
             }
             Some(Suggestions::Values(values)) => {
                 let completion = completion::matching(values, &completing.value);
-                return Ok(Reply::Now(result_line(&self.engine, version, request.id, completion)));
+                return Ok(Reply::Now(result_line(
+                    &self.engine,
+                    version,
+                    request.id,
+                    completion,
+                )));
             }
             Some(Suggestions::Function(function)) => *function,
         };
@@ -123,13 +135,17 @@ impl Session {
                 let future = Box::pin(async move { Ok(function(completing).await) });
                 Box::pin(item_call::caught(future, Err))
             }),
-            render: Box::new(move |engine: &Engine, id: &RawValue, completion| match completion {
-                Ok(completion) => Rendered::result(result_line(engine, version, id, completion)),
-                Err(detail) => {
-                    let expose = engine.expose_internal_errors;
-                    Rendered::error(id, &masked_error(owner, expose, &detail))
-                }
-            }),
+            render: Box::new(
+                move |engine: &Engine, id: &RawValue, completion| match completion {
+                    Ok(completion) => {
+                        Rendered::result(result_line(engine, version, id, completion))
+                    }
+                    Err(detail) => {
+                        let expose = engine.expose_internal_errors;
+                        Rendered::error(id, &masked_error(owner, expose, &detail))
+                    }
+                },
+            ),
         };
         self.run(request, batch, run)
     }
@@ -140,8 +156,8 @@ fn field<T: serde::de::DeserializeOwned>(
     raw: Option<&RawValue>,
     name: &str,
 ) -> Result<T, ProtocolError> {
-    let raw = raw
-        .ok_or_else(|| ProtocolError::invalid_params(format_args!("missing field `{name}`")))?;
+    let raw =
+        raw.ok_or_else(|| ProtocolError::invalid_params(format_args!("missing field `{name}`")))?;
     serde_json::from_str(raw.get())
         .map_err(|e| ProtocolError::invalid_params(format_args!("`{name}`: {e}")))
 }

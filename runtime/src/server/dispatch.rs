@@ -27,11 +27,11 @@ use crate::protocol::params::{Meta, Params, SUBSCRIPTION_ID};
 use crate::protocol::wire;
 use crate::protocol::{Era, ProtocolVersion};
 use crate::server::batch::Batch;
-use crate::server::engine::Engine;
-use crate::server::reply::{Reply, id_in_use, log_level};
 use crate::server::calls::Request;
+use crate::server::engine::Engine;
 use crate::server::listeners::Wants;
 use crate::server::lists::{self, Listing};
+use crate::server::reply::{Reply, id_in_use, log_level};
 use crate::server::session::{Handshake, RequestScope, Session};
 
 impl Session {

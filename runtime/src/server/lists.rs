@@ -5,9 +5,9 @@
 use serde::Serialize;
 use serde_json::value::RawValue;
 
+use crate::protocol::ProtocolVersion;
 use crate::protocol::jsonrpc::{self, ProtocolError};
 use crate::protocol::wire::{self, page_of};
-use crate::protocol::ProtocolVersion;
 use crate::server::engine::Engine;
 use crate::server::reply::Reply;
 use crate::server::session::RequestScope;

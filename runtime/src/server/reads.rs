@@ -15,6 +15,7 @@ use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
 use crate::call::context::Context;
+use crate::call::span::Outcome;
 use crate::call::spec::{BoxFuture, Handler, Instance, Invocation};
 use crate::prompts::output::PromptOutput;
 use crate::prompts::render::{self as prompt_render, PromptRenderer};
@@ -24,15 +25,20 @@ use crate::resources::render::{self as resource_render, ReadRenderer};
 use crate::run::item_call::{self, ItemCall};
 use crate::run::workers::Threads;
 use crate::server::batch::Batch;
-use crate::server::catalog::Reached;
 use crate::server::calls::Request;
+use crate::server::catalog::Reached;
 use crate::server::delivery::Delivery;
-use crate::server::reply::{Later, Reply};
 use crate::server::engine::Engine;
+use crate::server::reply::{Later, Reply};
 use crate::server::session::Session;
-use crate::call::span::Outcome;
 use crate::tools::binding::Arguments;
 use crate::tools::render::Rendered;
+
+/// How a request's function is started: given its invocation and the threads to run on.
+pub(crate) type Produce<O> = Box<dyn FnOnce(Invocation, Arc<Threads>) -> BoxFuture<O> + Send>;
+
+/// How a function's output becomes the response.
+pub(crate) type Render<O> = Box<dyn FnOnce(&Engine, &RawValue, O) -> Rendered + Send>;
 
 /// How a request's function runs and what it produces, and how its output becomes the
 /// response.
@@ -41,15 +47,12 @@ pub(crate) struct Run<O> {
     pub(crate) name: &'static str,
     pub(crate) instance: Option<Instance>,
     pub(crate) arguments: Arguments,
-    pub(crate) produce: Box<dyn FnOnce(Invocation, Arc<Threads>) -> BoxFuture<O> + Send>,
-    pub(crate) render: Box<dyn FnOnce(&Engine, &RawValue, O) -> Rendered + Send>,
+    pub(crate) produce: Produce<O>,
+    pub(crate) render: Render<O>,
 }
 
 /// Runs `handler`, its panic becoming `panicked`'s output.
-fn running<O: Send + 'static>(
-    handler: Handler<O>,
-    panicked: fn(String) -> O,
-) -> Box<dyn FnOnce(Invocation, Arc<Threads>) -> BoxFuture<O> + Send> {
+fn running<O: Send + 'static>(handler: Handler<O>, panicked: fn(String) -> O) -> Produce<O> {
     Box::new(move |invocation, threads| {
         Box::pin(item_call::run(handler, invocation, threads, panicked))
     })
@@ -70,7 +73,10 @@ impl Session {
         let catalog = self.engine.catalog();
         let prompt = catalog
             .prompt(name)
-            .filter(|p| self.engine.visible_item(p.spec.info(), request.scope.outlet))
+            .filter(|p| {
+                self.engine
+                    .visible_item(p.spec.info(), request.scope.outlet)
+            })
             .ok_or_else(|| ProtocolError::unknown_prompt(name))?;
         let raw = strings(params.arguments)?;
         let arguments = Arguments::new(raw)

@@ -134,15 +134,14 @@ pub(crate) fn serve_resource(
     let template = UriTemplate::parse(spec.uri)
         .map_err(|e| invalid(format!("`{}` is not a URI template: {e}", spec.uri)))?;
     let schema = schema_of(spec.variables);
-    let annotations = (!spec.audience.is_empty()
-        || spec.priority.is_some()
-        || spec.last_modified.is_some())
-    .then(|| {
-        let mut annotations = Annotations::new().audience(spec.audience.iter().copied());
-        annotations.priority = spec.priority;
-        annotations.last_modified = spec.last_modified.map(str::to_owned);
-        annotations
-    });
+    let annotations =
+        (!spec.audience.is_empty() || spec.priority.is_some() || spec.last_modified.is_some())
+            .then(|| {
+                let mut annotations = Annotations::new().audience(spec.audience.iter().copied());
+                annotations.priority = spec.priority;
+                annotations.last_modified = spec.last_modified.map(str::to_owned);
+                annotations
+            });
     Ok(ServedResource {
         spec,
         instance,
@@ -203,10 +202,13 @@ fn arguments_of(schema: &Value) -> Vec<ArgumentEntry> {
 /// Each argument's suggestions: its function, or else the values its type allows.
 fn completions(schema: &Value, functions: &[(&'static str, Completer)]) -> Completions {
     let properties = schema.get("properties").and_then(Value::as_object);
-    let enums = properties.into_iter().flatten().filter_map(|(name, property)| {
-        let values = allowed_values(schema, property)?;
-        Some((name.clone(), Suggestions::Values(values)))
-    });
+    let enums = properties
+        .into_iter()
+        .flatten()
+        .filter_map(|(name, property)| {
+            let values = allowed_values(schema, property)?;
+            Some((name.clone(), Suggestions::Values(values)))
+        });
     let mut completions: Completions = functions
         .iter()
         .map(|(name, f)| ((*name).to_owned(), Suggestions::Function(*f)))

@@ -237,6 +237,33 @@ impl Client {
         }
     }
 
+    /// Opens a 2026-07-28 `subscriptions/listen` stream asking for `notifications` and waits
+    /// for its acknowledgement: what the server agreed to send. The stream's notifications
+    /// follow (read them with [`Client::next_line`]); it stays open as long as the client.
+    pub fn listen(&mut self, notifications: Value) -> std::result::Result<Value, RpcError> {
+        let id = self.send(
+            "subscriptions/listen",
+            json!({"notifications": notifications}),
+        );
+        loop {
+            let message = self.conversation.next(self.timeout).unwrap_or_else(|_| {
+                panic!(
+                    "no acknowledgement of subscriptions/listen within {:?}",
+                    self.timeout
+                )
+            });
+            if message["id"] == id {
+                return outcome(message).map(|_| Value::Null);
+            }
+            let params = &message["params"];
+            if message["method"] == "notifications/subscriptions/acknowledged"
+                && params["_meta"]["io.modelcontextprotocol/subscriptionId"] == id
+            {
+                return Ok(params["notifications"].clone());
+            }
+        }
+    }
+
     fn send(&mut self, method: &str, mut params: Value) -> i64 {
         if let (Some(level), Era::Modern) = (self.log_level, self.revision().era()) {
             let meta = params
