@@ -95,7 +95,7 @@ const RUNTIME: Folders = &[
             &["delivery", "handle"],
             &["builder", "reply"],
             &["session"],
-            &["calls", "lists"],
+            &["calls", "lists", "skills"],
             &["reads"],
             &["completions"],
             &["dispatch", "messages"],
@@ -117,11 +117,20 @@ const RUNTIME: Folders = &[
         ],
     ),
     ("cli", &[&["serve_http"], &["command"]]),
+    (
+        "resources/skills",
+        &[
+            &["error", "mime", "uri"],
+            &["frontmatter"],
+            &["load"],
+            &["answer"],
+        ],
+    ),
     ("prompts", &[&["message"], &["output"], &["render"]]),
     (
         "resources",
         &[
-            &["pattern", "value"],
+            &["pattern", "value", "skills"],
             &["syntax"],
             &["template", "contents"],
             &["render"],

@@ -2,6 +2,7 @@
 //! [`Server::build`] checks it and derives everything once.
 
 use std::any::TypeId;
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -15,6 +16,7 @@ use crate::call::resource::Resource;
 use crate::call::spec::{Instance, Tool, ToolInfo, ToolSpec};
 use crate::call::state::States;
 use crate::protocol::wire::{self, Offer, ServerInfo};
+use crate::resources::skills::load::Skills;
 use crate::run::middleware::{self, BoxError, BoxedService, Chain, ToolCall, Wrap};
 use crate::server::catalog::{Items, Pending};
 use crate::server::engine::{Engine, Limits, RootsHook};
@@ -46,6 +48,8 @@ pub struct Server {
     tools: Vec<(&'static ToolSpec, Option<Instance>)>,
     /// Prompts and resources, in the order they were added.
     items: Vec<Pending>,
+    /// The folder of Agent Skills to serve (the skills extension).
+    skills: Option<PathBuf>,
     states: States,
     /// Types whose tools were added with `tools`, to catch one added twice.
     tool_types: Vec<(TypeId, &'static str)>,
@@ -95,6 +99,7 @@ impl Server {
             },
             tools: Vec::new(),
             items: Vec::new(),
+            skills: None,
             states: States::default(),
             tool_types: Vec::new(),
             errors: Vec::new(),
@@ -147,6 +152,19 @@ impl Server {
             Item::Prompt(spec) => self.items.push(Pending::Prompt(spec, instance)),
             Item::Resource(spec) => self.items.push(Pending::Resource(spec, instance)),
         }
+    }
+
+    /// Serves the Agent Skills in `folder` through the skills extension (SEP-2640,
+    /// `io.modelcontextprotocol/skills`): each folder below it that holds a `SKILL.md` is a
+    /// skill, listed by `skills/list`, described by `skills/get`, its files read as
+    /// `skill://<path>/<file>` resources and its folders with `resources/directory/read`.
+    /// The files are read once, when the server is built; a skill a host would refuse (no
+    /// frontmatter `name` and `description`, a name that breaks the naming rules or differs
+    /// from its folder, over 512 files or 16 MiB, a symbolic link) fails the build, saying
+    /// which and why.
+    pub fn skills(mut self, folder: impl Into<PathBuf>) -> Server {
+        self.skills = Some(folder.into());
+        self
     }
 
     /// Serves one prompt: `server.prompt::<review>()` for `#[mcp_prompt] fn review`.
@@ -462,14 +480,18 @@ impl Server {
         let page_size = self.page_size.unwrap_or(usize::MAX);
         let tools = ToolSet::new(served, names, forms, self.order, page_size, self.options);
         let changing = self.served_by.is_some();
+        let skills = match &self.skills {
+            Some(folder) => Some(Skills::load(folder).map_err(|e| Error::Skills(e.to_string()))?),
+            None => None,
+        };
         let catalog = items.current();
         let offer = Offer {
             changing,
             prompts: !catalog.prompts.is_empty(),
-            resources: catalog.has_resources(),
+            resources: catalog.has_resources() || skills.is_some(),
             completions: !catalog.prompts.is_empty()
                 || catalog.resources.iter().any(|r| !r.template.is_static()),
-            skills: None,
+            skills: skills.as_ref().map(|_| true),
         };
         // A list that can change at any moment is cached only as long as the server says.
         let cache_ttl = match (self.cache_ttl, changing) {
@@ -501,6 +523,7 @@ impl Server {
             items,
             offer,
             page_size,
+            skills,
         });
         if let Some(served_by) = &self.served_by {
             served_by.attach(&engine);

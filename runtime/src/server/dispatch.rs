@@ -33,6 +33,7 @@ use crate::server::listeners::Wants;
 use crate::server::lists::{self, Listing};
 use crate::server::reply::{Reply, id_in_use, log_level};
 use crate::server::session::{Handshake, RequestScope, Session};
+use crate::server::skills;
 
 impl Session {
     pub(crate) fn request(
@@ -125,7 +126,11 @@ impl Session {
                 self.subscribe(method == "resources/subscribe", request)
             }
             "completion/complete" if offer.completions => self.complete(request, batch),
-            _ => Err(ProtocolError::method_not_found(method)),
+            _ => engine
+                .skills
+                .as_ref()
+                .and_then(|skills| skills::answer(method, skills, engine, request))
+                .unwrap_or_else(|| Err(ProtocolError::method_not_found(method))),
         }
     }
 

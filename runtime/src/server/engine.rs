@@ -13,6 +13,7 @@ use crate::call::spec::{ItemInfo, ToolSpec};
 use crate::call::state::States;
 use crate::protocol::ProtocolVersion;
 use crate::protocol::wire::{Cache, Offer, ServerInfo};
+use crate::resources::skills::load::Skills;
 use crate::run::inflight::InFlight;
 use crate::run::middleware::Chain;
 use crate::run::workers::Workers;
@@ -73,6 +74,8 @@ pub(crate) struct Engine {
     pub(crate) offer: Offer,
     /// How many entries a page of a list holds.
     pub(crate) page_size: usize,
+    /// The skills served (the skills extension), when the server serves a folder of them.
+    pub(crate) skills: Option<Skills>,
 }
 
 impl Engine {

@@ -74,6 +74,8 @@ pub enum Error {
         /// The name (a resource's URI).
         name: String,
     },
+    /// The folder of skills given to `Server::skills` cannot be served.
+    Skills(String),
     /// Reading stdin or writing stdout failed, or the async runtime could not start.
     Io(std::io::Error),
 }
@@ -122,6 +124,7 @@ impl fmt::Display for Error {
                 problem,
             } => write!(f, "{kind} `{name}` (at {location}): {problem}"),
             Error::Unknown { kind, name } => write!(f, "the server has no {kind} `{name}`"),
+            Error::Skills(problem) => write!(f, "the skills cannot be served: {problem}"),
             Error::Io(e) => write!(f, "i/o error: {e}"),
         }
     }

@@ -43,13 +43,18 @@ pub(crate) fn list(
         }
         Listing::Resources | Listing::Templates => {
             let templates = matches!(listing, Listing::Templates);
-            let entries: Vec<_> = catalog
+            let mut entries: Vec<serde_json::Value> = catalog
                 .resources
                 .iter()
                 .filter(|r| r.template.is_static() != templates)
                 .filter(|r| engine.visible_item(r.spec.info(), outlet))
-                .map(|r| r.entry(version))
+                .map(|r| serde_json::to_value(r.entry(version)).expect("an entry serializes"))
                 .collect();
+            // A skill's `SKILL.md` is listed with the resources (SEP-2640); its other files
+            // and folders are read without being listed.
+            if let (Some(skills), false) = (&engine.skills, templates) {
+                entries.extend(skills.listed());
+            }
             let key = match templates {
                 true => "resourceTemplates",
                 false => "resources",

@@ -31,6 +31,7 @@ use crate::server::delivery::Delivery;
 use crate::server::engine::Engine;
 use crate::server::reply::{Later, Reply};
 use crate::server::session::Session;
+use crate::server::skills::revision_fields;
 use crate::tools::binding::Arguments;
 use crate::tools::render::Rendered;
 
@@ -210,6 +211,15 @@ fn strings(arguments: Option<&RawValue>) -> Result<Option<Box<RawValue>>, Protoc
 impl Session {
     /// A read of a URI no resource function serves: a skill's file, or nothing.
     fn read_other(&self, request: &Request<'_>, uri: &str) -> Result<Reply, ProtocolError> {
-        Err(ProtocolError::resource_not_found(request.version, uri, uri))
+        let engine = &self.engine;
+        let contents = engine.skills.as_ref().and_then(|skills| skills.read(uri));
+        let Some(contents) = contents else {
+            return Err(ProtocolError::resource_not_found(request.version, uri, uri));
+        };
+        let mut result = serde_json::json!({"contents": [contents]});
+        revision_fields(&mut result, engine, request.version, true);
+        Ok(Reply::Now(crate::protocol::jsonrpc::result_line(
+            request.id, &result,
+        )))
     }
 }
