@@ -1,10 +1,12 @@
-//! The fixture tools the official MCP conformance suite calls, written with toolwright: every
-//! content type, errors, logging, progress, a hand-written JSON Schema 2020-12 input schema, and
-//! (in `asking`) tools that ask the client for input, a model's answer or its roots.
+//! The fixtures the official MCP conformance suite calls, written with toolwright: tools with
+//! every content type, errors, logging, progress, a hand-written JSON Schema 2020-12 input
+//! schema, and (in `asking`) tools that ask the client for input, a model's answer or its
+//! roots; (in `items`) prompts and resources; and a folder of Agent Skills (`skills/`).
 //! `tests/interop/run.sh` serves it to the suite (behind a stdio-to-HTTP bridge) and to the
 //! official SDK clients.
 
 mod asking;
+mod items;
 
 use std::process::ExitCode;
 use std::time::Duration;
@@ -13,7 +15,7 @@ use serde_json::Value;
 use toolwright::prelude::*;
 
 /// A 1x1 PNG.
-const PNG: &str = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
+pub(crate) const PNG: &str = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
 
 /// A WAV file with a header and no samples.
 fn wav() -> Vec<u8> {
@@ -32,7 +34,7 @@ fn wav() -> Vec<u8> {
     wav
 }
 
-fn png() -> Content {
+pub(crate) fn png() -> Content {
     Content::image_base64(PNG, "image/png").expect("the fixture is base64")
 }
 
@@ -157,6 +159,10 @@ fn server() -> Server {
         .title("Conformance fixtures")
         .instructions("Fixture tools for the MCP conformance suite.")
         .discover()
+        .skills(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/examples/conformance/skills"
+        ))
 }
 
 fn main() -> ExitCode {

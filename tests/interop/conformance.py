@@ -25,10 +25,13 @@ def listed_scenarios(suite: str, version: str, prefix: str) -> list[str]:
     return [m.group(1) for m in re.finditer(r"^\s*- (\S+) \[", done.stdout, re.M) if m.group(1).startswith(prefix)]
 
 
-def scenario(suite: str, url: str, name: str, version: str, transport: str) -> list[dict]:
-    out = SCRATCH / f"{suite}-{version}-{name}-{transport}"
-    subprocess.run([str(NODE), str(suite_runner(suite)), "server", "--url", url, "--scenario", name, "-o", str(out),
-                    "--spec-version", version], capture_output=True, text=True, timeout=300)
+def scenario(suite: str, url: str, name: str, version: str | None, transport: str) -> list[dict]:
+    """The checks of one scenario; with no version, the suite's own choice (extension
+    scenarios run so: they are skipped when a version is named)."""
+    out = SCRATCH / f"{suite}-{version or 'default'}-{name}-{transport}"
+    pinned = ["--spec-version", version] if version else []
+    subprocess.run([str(NODE), str(suite_runner(suite)), "server", "--url", url, "--scenario", name, "-o", str(out)]
+                   + pinned, capture_output=True, text=True, timeout=300)
     checks = []
     for path in out.glob("*/checks.json"):
         checks.extend(json.loads(path.read_text()))
@@ -75,14 +78,7 @@ class Bridge:
 # Checks (by id) that the suite runs but that do not apply to these servers: why, and the
 # failure message that shows it is that and nothing else. Such a check is left out only when it
 # fails with that message; a WARNING counts as a failure.
-NOT_APPLICABLE = {
-    "sep-2549-prompts-list-caching-hints":
-        ("the server has no prompts (it does not declare them)", "-32601"),
-    "sep-2549-resources-list-caching-hints":
-        ("the server has no resources (it does not declare them)", "-32601"),
-    "sep-2549-resources-templates-list-caching-hints":
-        ("the server has no resources (it does not declare them)", "-32601"),
-}
+NOT_APPLICABLE: dict[str, tuple[str, str]] = {}
 
 
 def failed(c: dict) -> bool:
@@ -104,25 +100,38 @@ def run() -> None:
         # one of them for 2026-07-28): a broken list command must not shrink the run unseen.
         if len(names) < 8:
             check(False, f"conformance {version}: the suite lists the tools scenarios", f"found only {names}")
+    # Prompts, resources and completion: every such scenario the suite lists for the version.
+    items = {version: [name for prefix in ("resources-", "prompts-", "completion-")
+                       for name in listed_scenarios(suite, version, prefix)]
+             for suite, version in [("conformance", "2025-11-25"), ("conformance-alpha", "2026-07-28")]}
+    for version, names in items.items():
+        if len(names) < 10:
+            check(False, f"conformance {version}: the suite lists the prompts and resources scenarios",
+                  f"found only {names}")
     asking = ["elicitation-sep1034-defaults", "elicitation-sep1330-enums"]
-    # Every multi-round-trip scenario but the one that needs a prompt (a tools-only server).
+    # Every multi-round-trip scenario but the one whose prompt asks the client mid-request:
+    # prompts and resources do not ask (the asking injectables are tools').
     rounds = [name for name in listed_scenarios("conformance-alpha", "2026-07-28", "input-required-result-")
               if name != "input-required-result-non-tool-request"]
     if len(rounds) < 13:
         check(False, "conformance 2026-07-28: the suite lists the input-required-result scenarios", f"found only {rounds}")
     runs = [
         ("conformance", "2025-11-25",
-         ["server-initialize", "ping", "logging-set-level"] + tools["2025-11-25"] + common + asking
-         + ["server-sse-polling"]),
+         ["server-initialize", "ping", "logging-set-level"] + tools["2025-11-25"] + items["2025-11-25"]
+         + common + asking + ["server-sse-polling"]),
         ("conformance", "2025-06-18", ["tools-call-elicitation", "tools-call-sampling"]),
         # 0.1.16 has no session-lifecycle scenario; the alpha has it for the handshake era.
         ("conformance-alpha", "2025-11-25", ["server-session-lifecycle"]),
         ("conformance-alpha", "2026-07-28",
-         tools["2026-07-28"] + common + rounds
-         + ["server-stateless", "caching", "http-header-validation", "http-custom-header-server-validation"]),
+         tools["2026-07-28"] + items["2026-07-28"] + common + rounds
+         + ["server-stateless", "caching", "sep-2164-resource-not-found", "http-header-validation",
+            "http-custom-header-server-validation"]),
+        # The skills extension's scenarios run at the suite's own revision (2026-07-28).
+        ("conformance-alpha", None,
+         ["sep-2640-skills-enumeration", "sep-2640-skills-manifest", "sep-2640-skills-directory"]),
     ]
     # Over stdio, through the bridge: everything of the handshake era that is not about HTTP.
-    stdio = ["server-initialize", "ping", "logging-set-level"] + tools["2025-11-25"] + asking
+    stdio = ["server-initialize", "ping", "logging-set-level"] + tools["2025-11-25"] + items["2025-11-25"] + asking
     runs = [(suite, version, names, "http") for suite, version, names in runs] + [
         ("conformance", "2025-11-25", stdio, "stdio"),
         ("conformance", "2025-06-18", ["tools-call-elicitation", "tools-call-sampling"], "stdio"),
@@ -133,7 +142,7 @@ def run() -> None:
             else Bridge(f"conformance stdio {version}")
         with fails_as(f"conformance {version} ({suite}, {transport})"), served as http:
             for name in names:
-                label = f"conformance {version} {name}" + (" over stdio" if transport == "stdio" else "")
+                label = f"conformance {version or 'extension'} {name}" + (" over stdio" if transport == "stdio" else "")
                 checks = scenario(suite, http.url, name, version, transport)
                 relevant = [c for c in checks if not not_applicable(c)]
                 excluded.update(c["id"] for c in checks if not_applicable(c))

@@ -21,6 +21,11 @@ commands:
   list              print the tools, with their schemas, as JSON
   call NAME [JSON]  call the tool NAME with the JSON object of arguments (default {})
                     and print its result; exits 1 when the result is an error
+  prompts           print the prompts, with their arguments, as JSON
+  get NAME [JSON]   get the prompt NAME with the JSON object of string arguments
+                    (default {}) and print its messages
+  resources         print the resources and resource templates as JSON
+  read URI          read the resource at URI and print its contents
   help              print this message
 
 options of serve --http (sizes in bytes, or with KiB, MiB, GiB; times in seconds, or
@@ -64,6 +69,22 @@ pub enum Command {
         /// Its arguments, a JSON object.
         arguments: Value,
     },
+    /// Print every prompt, with its arguments, as JSON.
+    Prompts,
+    /// Get one prompt and print its messages.
+    Get {
+        /// The prompt.
+        name: String,
+        /// Its arguments, a JSON object of strings.
+        arguments: Value,
+    },
+    /// Print every resource and resource template as JSON.
+    Resources,
+    /// Read one resource and print its contents.
+    Read {
+        /// Its URI.
+        uri: String,
+    },
     /// Print the usage.
     Help,
 }
@@ -82,8 +103,8 @@ impl std::error::Error for UsageError {}
 
 impl Command {
     /// The command named by `args` (without the program's name): nothing is [`Command::Serve`],
-    /// `serve --http ADDR [OPTIONS]`, `list`, `call NAME [JSON]`, `help` (see
-    /// [`Command::usage`]).
+    /// `serve --http ADDR [OPTIONS]`, `list`, `call NAME [JSON]`, `prompts`, `get NAME [JSON]`,
+    /// `resources`, `read URI`, `help` (see [`Command::usage`]).
     ///
     /// A program with arguments of its own takes them off first and hands the rest here:
     ///
@@ -112,6 +133,13 @@ impl Command {
             ["list"] => Ok(Command::List),
             ["call", name] => call(name, "{}"),
             ["call", name, json] => call(name, json),
+            ["prompts"] => Ok(Command::Prompts),
+            ["get", name] => get(name, "{}"),
+            ["get", name, json] => get(name, json),
+            ["resources"] => Ok(Command::Resources),
+            ["read", uri] => Ok(Command::Read {
+                uri: (*uri).to_owned(),
+            }),
             _ => Err(UsageError(format!(
                 "unexpected arguments: {}",
                 args.join(" ")
@@ -167,6 +195,13 @@ fn serve_http(_: &str, _: &[&str]) -> Result<Command, UsageError> {
     ))
 }
 
+fn get(name: &str, json: &str) -> Result<Command, UsageError> {
+    match call(name, json)? {
+        Command::Call { name, arguments } => Ok(Command::Get { name, arguments }),
+        other => Ok(other),
+    }
+}
+
 fn call(name: &str, json: &str) -> Result<Command, UsageError> {
     match serde_json::from_str(json) {
         Ok(arguments @ Value::Object(_)) => Ok(Command::Call {
@@ -197,6 +232,22 @@ mod tests {
             })
         );
         assert!(Command::parse(["call", "add", "[1]"]).is_err());
+        assert_eq!(Command::parse(["prompts"]), Ok(Command::Prompts));
+        assert_eq!(
+            Command::parse(["get", "review", r#"{"code":"x"}"#]),
+            Ok(Command::Get {
+                name: "review".into(),
+                arguments: json!({"code": "x"})
+            })
+        );
+        assert_eq!(Command::parse(["resources"]), Ok(Command::Resources));
+        assert_eq!(
+            Command::parse(["read", "notes://1"]),
+            Ok(Command::Read {
+                uri: "notes://1".into()
+            })
+        );
+        assert!(Command::parse(["get", "review", "[1]"]).is_err());
         assert!(Command::parse(["frobnicate"]).is_err());
     }
 }

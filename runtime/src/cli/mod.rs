@@ -90,7 +90,7 @@ impl Server {
     /// }
     /// ```
     pub fn execute(self, command: Command) -> ExitCode {
-        let request = match command {
+        let requests = match command {
             Command::Serve => {
                 return match self.serve_stdio() {
                     Ok(()) => ExitCode::SUCCESS,
@@ -103,10 +103,20 @@ impl Server {
                 println!("{USAGE}");
                 return ExitCode::SUCCESS;
             }
-            Command::List => ("tools/list", json!({})),
+            Command::List => vec![("tools/list", json!({}))],
             Command::Call { name, arguments } => {
-                ("tools/call", json!({"name": name, "arguments": arguments}))
+                vec![("tools/call", json!({"name": name, "arguments": arguments}))]
             }
+            Command::Prompts => vec![("prompts/list", json!({}))],
+            Command::Get { name, arguments } => {
+                vec![("prompts/get", json!({"name": name, "arguments": arguments}))]
+            }
+            // Both lists, as one object: `{"resources": [...], "resourceTemplates": [...]}`.
+            Command::Resources => vec![
+                ("resources/list", json!({})),
+                ("resources/templates/list", json!({})),
+            ],
+            Command::Read { uri } => vec![("resources/read", json!({"uri": uri}))],
         };
         let client = json!({"name": "toolwright-cli", "version": env!("CARGO_PKG_VERSION")});
         let mut conversation =
@@ -114,14 +124,24 @@ impl Server {
                 Ok(conversation) => conversation,
                 Err(e) => return fail(&e),
             };
-        let id = conversation.send_request(request.0, request.1);
-        // A tool may take as long as it takes; the answer always comes.
-        let answer = conversation
-            .answer(id, None)
-            .unwrap_or_else(|_| json!({"error": {"message": "no answer"}}));
-        let failed = answer.get("error").is_some()
-            || answer.pointer("/result/isError") == Some(&Value::Bool(true));
-        let shown = answer.get("result").or_else(|| answer.get("error"));
+        let mut shown = serde_json::Map::new();
+        let mut failed = false;
+        for (method, params) in requests {
+            let id = conversation.send_request(method, params);
+            // A tool may take as long as it takes; the answer always comes.
+            let answer = conversation
+                .answer(id, None)
+                .unwrap_or_else(|_| json!({"error": {"message": "no answer"}}));
+            failed = answer.get("error").is_some()
+                || answer.pointer("/result/isError") == Some(&Value::Bool(true));
+            let part = answer.get("result").or_else(|| answer.get("error"));
+            if let Some(Value::Object(part)) = part {
+                shown.extend(part.clone());
+            }
+            if failed {
+                break;
+            }
+        }
         let mut out = std::io::stdout().lock();
         let printed = serde_json::to_writer_pretty(&mut out, &shown)
             .map_err(std::io::Error::from)

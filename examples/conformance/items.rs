@@ -1,0 +1,93 @@
+//! The fixture prompts and resources the conformance suite reads: static text and binary
+//! resources, a template, a resource to subscribe to, and prompts with arguments, an embedded
+//! resource and an image.
+
+use serde::Serialize;
+use toolwright::prelude::*;
+
+use crate::PNG;
+
+/// A static text resource.
+#[mcp_resource("test://static-text", mime_type = "text/plain")]
+fn static_text() -> &'static str {
+    "This is the content of the static text resource."
+}
+
+/// A static binary resource: a 1x1 PNG.
+#[mcp_resource("test://static-binary", mime_type = "image/png")]
+fn static_binary() -> EmbeddedResource {
+    EmbeddedResource::blob_base64("test://static-binary", PNG)
+        .expect("the fixture is base64")
+        .mime_type("image/png")
+}
+
+/// The data of one item, by id.
+///
+/// # Arguments
+/// * `id` - The item's id.
+#[mcp_resource("test://template/{id}/data", mime_type = "application/json")]
+fn template_data(id: String) -> Json<TemplateData> {
+    Json(TemplateData {
+        data: format!("Data for ID: {id}"),
+        id,
+        template_test: true,
+    })
+}
+
+/// What `test://template/{id}/data` holds.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct TemplateData {
+    id: String,
+    template_test: bool,
+    data: String,
+}
+
+/// A resource clients subscribe to.
+#[mcp_resource("test://watched-resource", mime_type = "text/plain")]
+fn watched_resource() -> &'static str {
+    "This resource is watched for changes."
+}
+
+/// A prompt without arguments.
+#[mcp_prompt]
+fn test_simple_prompt() -> &'static str {
+    "This is a simple prompt for testing."
+}
+
+/// A prompt with two required arguments.
+///
+/// # Arguments
+/// * `arg1` - The first argument.
+/// * `arg2` - The second argument.
+#[mcp_prompt]
+fn test_prompt_with_arguments(arg1: String, arg2: String) -> String {
+    format!("Prompt with arguments: arg1='{arg1}', arg2='{arg2}'")
+}
+
+/// A prompt that embeds a resource.
+///
+/// # Arguments
+/// * `resource_uri` - The URI of the resource to embed.
+#[mcp_prompt]
+fn test_prompt_with_embedded_resource(
+    #[arg(rename = "resourceUri")] resource_uri: String,
+) -> Vec<PromptMessage> {
+    vec![
+        PromptMessage::user(Content::text_resource(
+            resource_uri,
+            "text/plain",
+            "Embedded resource content for testing.",
+        )),
+        PromptMessage::user("Please process the embedded resource above."),
+    ]
+}
+
+/// A prompt that shows an image.
+#[mcp_prompt]
+fn test_prompt_with_image() -> Vec<PromptMessage> {
+    vec![
+        PromptMessage::user(crate::png()),
+        PromptMessage::user("Please analyze the image above."),
+    ]
+}
