@@ -140,6 +140,7 @@ const RUNTIME: Folders = &[
         "testing",
         &[
             &["answers", "diff", "result"],
+            &["item_diff"],
             &["client", "manifest"],
             &["items"],
         ],

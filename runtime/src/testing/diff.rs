@@ -57,8 +57,13 @@ impl fmt::Display for Change {
     }
 }
 
-/// Every change from `earlier` to `now` (both `{revision: [tool, ...]}`).
-pub(crate) fn changes(earlier: &Value, now: &Value) -> Vec<Change> {
+/// Every change from `earlier` to `now` (both `{revision: [entry, ...]}`), as `per_revision`
+/// finds them in each revision's listing, with the revisions each shows in.
+pub(crate) fn changes_with(
+    earlier: &Value,
+    now: &Value,
+    per_revision: fn(&Value, &Value, &mut Notes),
+) -> Vec<Change> {
     let mut found: BTreeMap<(Compatibility, String, String), Vec<String>> = BTreeMap::new();
     let empty = Map::new();
     let earlier = earlier.as_object().unwrap_or(&empty);
@@ -66,7 +71,7 @@ pub(crate) fn changes(earlier: &Value, now: &Value) -> Vec<Change> {
     let revisions: BTreeSet<&String> = earlier.keys().chain(now.keys()).collect();
     for revision in revisions {
         let mut notes = Notes::default();
-        revision_changes(
+        per_revision(
             earlier.get(revision).unwrap_or(&Value::Null),
             now.get(revision).unwrap_or(&Value::Null),
             &mut notes,
@@ -89,16 +94,17 @@ pub(crate) fn changes(earlier: &Value, now: &Value) -> Vec<Change> {
         .collect()
 }
 
+/// The changes found in one revision: how compatible, to what, what.
 #[derive(Default)]
-struct Notes(Vec<(Compatibility, String, String)>);
+pub(crate) struct Notes(Vec<(Compatibility, String, String)>);
 
 impl Notes {
-    fn breaking(&mut self, tool: &str, what: String) {
+    pub(crate) fn breaking(&mut self, tool: &str, what: String) {
         self.0
             .push((Compatibility::Breaking, tool.to_owned(), what));
     }
 
-    fn compatible(&mut self, tool: &str, what: String) {
+    pub(crate) fn compatible(&mut self, tool: &str, what: String) {
         self.0
             .push((Compatibility::Compatible, tool.to_owned(), what));
     }
@@ -113,7 +119,8 @@ fn by_name(tools: &Value) -> BTreeMap<&str, &Value> {
         .collect()
 }
 
-fn revision_changes(earlier: &Value, now: &Value, notes: &mut Notes) {
+/// The tools of one revision's listing.
+pub(crate) fn revision_changes(earlier: &Value, now: &Value, notes: &mut Notes) {
     let (old, new) = (by_name(earlier), by_name(now));
     for name in old.keys().filter(|name| !new.contains_key(*name)) {
         notes.breaking(name, "removed (or renamed)".into());
@@ -574,7 +581,7 @@ mod tests {
     }
 
     fn summary(earlier: Vec<Value>, now: Vec<Value>) -> Vec<(Compatibility, String)> {
-        changes(&listed(earlier), &listed(now))
+        changes_with(&listed(earlier), &listed(now), revision_changes)
             .into_iter()
             .map(|c| (c.compatibility, format!("{}: {}", c.tool, c.what)))
             .collect()

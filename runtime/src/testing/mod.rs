@@ -31,6 +31,7 @@
 mod answers;
 mod client;
 mod diff;
+mod item_diff;
 mod items;
 mod manifest;
 mod result;
