@@ -3,16 +3,32 @@
 //! called alike.
 
 use std::collections::BTreeMap;
+use std::fmt;
 use std::future::Future;
 use std::pin::Pin;
+use std::sync::Arc;
+
+use crate::call::state::{State, States};
 
 /// What a completion function sees: the argument being completed, the user's partial value,
-/// and the arguments already given (`context.arguments`, 2025-06-18 on).
-#[derive(Debug, Clone, Default)]
+/// the arguments already given (`context.arguments`, 2025-06-18 on), and the server's shared
+/// state (what it suggests usually comes from there).
+#[derive(Clone, Default)]
 pub struct Completing {
     pub(crate) argument: String,
     pub(crate) value: String,
     pub(crate) arguments: BTreeMap<String, String>,
+    pub(crate) states: Arc<States>,
+}
+
+impl fmt::Debug for Completing {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Completing")
+            .field("argument", &self.argument)
+            .field("value", &self.value)
+            .field("arguments", &self.arguments)
+            .finish_non_exhaustive()
+    }
 }
 
 impl Completing {
@@ -34,6 +50,11 @@ impl Completing {
     /// Every argument the user already gave.
     pub fn arguments(&self) -> &BTreeMap<String, String> {
         &self.arguments
+    }
+
+    /// The server's shared state of type `T` (`Server::state`), if it has one.
+    pub fn state<T: Send + Sync + 'static>(&self) -> Option<State<T>> {
+        self.states.get::<T>()
     }
 }
 

@@ -219,8 +219,14 @@ impl Server {
     }
 
     /// Shares `value` with every tool that takes a `State<T>` parameter.
-    pub fn state<T: Send + Sync + 'static>(mut self, value: T) -> Server {
-        self.states.insert(Arc::new(value));
+    pub fn state<T: Send + Sync + 'static>(self, value: T) -> Server {
+        self.shared_state(Arc::new(value))
+    }
+
+    /// Like [`state`](Server::state), for a value the program also keeps (the instance given
+    /// to [`shared_tools`](Server::shared_tools), say, for completion functions to read).
+    pub fn shared_state<T: Send + Sync + 'static>(mut self, value: Arc<T>) -> Server {
+        self.states.insert(value);
         self
     }
 

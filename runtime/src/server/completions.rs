@@ -104,6 +104,7 @@ impl Session {
             argument: argument.name,
             value: argument.value,
             arguments: context.arguments,
+            states: Arc::clone(&self.engine.states),
         };
         let version = request.version;
         let function = match suggestions {

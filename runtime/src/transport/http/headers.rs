@@ -1,5 +1,6 @@
 //! The request headers a 2026-07-28 POST must carry, checked against its body (SEP-2243):
-//! `MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name` (for `tools/call`) and one
+//! `MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name` (the tool of `tools/call`, the prompt of
+//! `prompts/get`, the URI of `resources/read`) and one
 //! `Mcp-Param-<Name>` for each argument the tool marks `x-mcp-header`. A missing, repeated,
 //! malformed or mismatched one is `400` with `-32020` (HeaderMismatch).
 //!

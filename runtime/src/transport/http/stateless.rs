@@ -67,6 +67,15 @@ impl Endpoint {
     ) -> Result<(), headers::Mismatch> {
         headers::expect(headers, PROTOCOL_HEADER, version)?;
         headers::expect(headers, "mcp-method", method)?;
+        // What a gateway routes by without reading the body: the prompt's name, the URI read.
+        let named = match method {
+            "prompts/get" => params.name.as_deref(),
+            "resources/read" => params.uri.as_deref(),
+            _ => None,
+        };
+        if let Some(name) = named {
+            headers::expect(headers, "mcp-name", name)?;
+        }
         if method == "tools/call"
             && let Some(name) = params.name.as_deref()
         {
