@@ -2,7 +2,9 @@
 //! the macros and the runtime. Not an API; it may change in any release. The `toolwright`
 //! crate re-exports it as `toolwright::__private`.
 
-pub use crate::call::completion::{CompleteFn, Completer, CompletionFuture, complete_with};
+pub use crate::call::completion::{
+    CompleteFn, Completer, Completing, CompletionFuture, complete_with,
+};
 pub use crate::call::discovery::{Item, MethodRegistration, Registration};
 pub use crate::call::inject::{Injector, Requirements, injector, sync_injectable};
 pub use crate::call::prompt::{Prompt, PromptSpec};

@@ -46,6 +46,8 @@ pub struct Invocation {
     pub context: Context,
     /// What a method tool is called on.
     pub(crate) instance: Option<Instance>,
+    /// The URI a `resources/read` asked for; `None` for anything else.
+    pub(crate) uri: Option<String>,
 }
 
 /// Boxes a tool's future. Generated code calls it at the function's name, so a future that is
@@ -59,6 +61,12 @@ impl Invocation {
     /// Builds an injected parameter.
     pub fn inject<T>(&self, injector: Injector<T>) -> Result<T, ToolOutput> {
         (injector.inject)(&self.context)
+    }
+
+    /// The URI a `resources/read` asked for, which a resource's contents carry; empty for a
+    /// tool call or a prompt.
+    pub fn resource_uri(&self) -> &str {
+        self.uri.as_deref().unwrap_or_default()
     }
 
     /// The instance a `#[mcp_tool_type]` method is called on.

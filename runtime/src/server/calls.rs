@@ -72,6 +72,7 @@ impl Session {
                     arguments,
                     context: Context(record),
                     instance: tool.instance.clone(),
+                    uri: None,
                 },
                 tool,
                 threads,

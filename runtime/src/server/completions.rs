@@ -132,6 +132,7 @@ impl Session {
             name: owner,
             instance: None,
             arguments: Arguments::default(),
+            uri: None,
             produce: Box::new(move |_, _| {
                 let future = Box::pin(async move { Ok(function(completing).await) });
                 Box::pin(item_call::caught(future, Err))

@@ -48,6 +48,8 @@ pub(crate) struct Run<O> {
     pub(crate) name: &'static str,
     pub(crate) instance: Option<Instance>,
     pub(crate) arguments: Arguments,
+    /// The URI a `resources/read` asked for (`Invocation::resource_uri`).
+    pub(crate) uri: Option<String>,
     pub(crate) produce: Produce<O>,
     pub(crate) render: Render<O>,
 }
@@ -89,6 +91,7 @@ impl Session {
             name,
             instance: prompt.instance.clone(),
             arguments,
+            uri: None,
             produce: running(prompt.spec.handler, PromptOutput::internal),
             render: Box::new(move |engine: &Engine, id: &RawValue, output| {
                 let renderer = PromptRenderer {
@@ -140,6 +143,7 @@ impl Session {
             name: spec.name,
             instance: resource.instance.clone(),
             arguments,
+            uri: Some(uri.to_owned()),
             produce: running(spec.handler, ResourceOutput::internal),
             render: Box::new(move |engine: &Engine, id: &RawValue, output| {
                 let renderer = ReadRenderer {
@@ -176,6 +180,7 @@ impl Session {
             arguments: run.arguments,
             context: Context(Arc::clone(&record)),
             instance: run.instance,
+            uri: run.uri,
         };
         let (job_record, job_threads) = (Arc::clone(&record), Arc::clone(&threads));
         let job = Box::pin(async move {
