@@ -3,9 +3,10 @@
 //!
 //! # Diagnostics
 //!
-//! Every mistake in a tool's signature or attributes fails to compile with one error, placed on
-//! the offending tokens; the function itself is still emitted, so code that uses it reports
-//! nothing more. Each row has a compile-fail case under `tests/ui/fail/`.
+//! Every mistake in a tool's, a prompt's or a resource's signature or attributes fails to
+//! compile with one error, placed on the offending tokens; the function itself is still
+//! emitted, so code that uses it reports nothing more. Each row has a compile-fail case under
+//! `tests/ui/fail/`.
 //!
 //! | mistake | example | error |
 //! |---|---|---|
@@ -38,6 +39,19 @@
 //! | a default that does not serialize | `#[arg(default = SortBy::Name)]` on an enum without `Serialize` | the default of a `SortBy` argument cannot be written into the input schema, at the default |
 //! | stale `# Arguments` entry | ``* `name` -`` for a parameter `who` | the `# Arguments` section documents `name`, which is not a parameter |
 //! | two tools of one name in an impl | two methods with `name = "get"` | two tools in this impl block are named `get` |
+//! | `complete` on a tool's argument | `#[arg(complete = cities)] city: String` | `complete` is for prompt arguments and template variables |
+//! | a completion function of another signature | `#[arg(complete = f)]`, `fn f(prefix: &str)` | `fn(&str) -> Vec<String> {f}` cannot complete an argument, at the path |
+//! | a prompt argument or template variable a string cannot hold | `tags: Vec<String>`, `name: &str` | a prompt argument arrives as a string: `Vec<String>` cannot come from one; ... |
+//! | asking the client from a prompt or a resource | `fn f(ask: Elicit<Confirm>)` | a prompt cannot ask the client mid-request: take `Elicit` in a tool |
+//! | `Args<T>`, `header`, constraints or `#[schemars]` on a prompt or a resource | `#[arg(header = "Region")]` | `header` is for tool arguments: ... |
+//! | unsupported prompt or resource return type | `-> Opaque` | a prompt cannot return `Opaque`, with the list of what can, at the return type |
+//! | a resource without its URI first | `#[mcp_resource(name = "x")]` | `#[mcp_resource]` needs the resource's URI first ... |
+//! | a URI that is not an RFC 6570 template | `"notes://{id"`, `"notes://{=id}"`, `"notes/x"` | invalid URI template `notes://{id`: a `{` is never closed |
+//! | a template variable without its parameter | `"notes://{id}"` and no `id` | the URI template `notes://{id}` has the variable `id`, which no parameter takes ... |
+//! | a parameter without its variable | `fn f(id: u32, lang: String)` for `"notes://{id}"` | the parameter `lang` is not a variable of the URI `notes://{id}` ... |
+//! | `size` on a template | `#[mcp_resource("notes://{id}", size = 10)]` | `size` is for a resource without variables ... |
+//! | a value out of range or of another form | `priority = 2`, `audience("model")`, `mime_type = "text"` | `priority` expects a number from 0 to 1 ... |
+//! | two prompts of one name, two resources of one URI in an impl | two methods with `name = "draft"` | two prompts in this impl block are named `draft` ... |
 //! | `#[mcp_tool]` on a non-function | on a struct | `#[mcp_tool]` goes on a function |
 //! | `#[mcp_tool_type]` on a trait impl or a non-impl | `impl Default for Api` | `#[mcp_tool_type]` goes on an inherent impl block |
 
@@ -66,8 +80,22 @@ pub fn mcp_tool(args: TokenStream, item: TokenStream) -> TokenStream {
     pipeline::tool(args.into(), item.into()).into()
 }
 
-/// Serves the `#[mcp_tool]` methods of an inherent impl block as tools, called on an instance
-/// given to the server. See the `toolwright` crate for the full reference.
+/// Turns a function into an MCP prompt. See the `toolwright` crate for the full reference.
+#[proc_macro_attribute]
+pub fn mcp_prompt(args: TokenStream, item: TokenStream) -> TokenStream {
+    pipeline::prompt(args.into(), item.into()).into()
+}
+
+/// Turns a function into an MCP resource, or a resource template when its URI has variables.
+/// See the `toolwright` crate for the full reference.
+#[proc_macro_attribute]
+pub fn mcp_resource(args: TokenStream, item: TokenStream) -> TokenStream {
+    pipeline::resource(args.into(), item.into()).into()
+}
+
+/// Serves the `#[mcp_tool]`, `#[mcp_prompt]` and `#[mcp_resource]` methods of an inherent impl
+/// block as tools, prompts and resources, called on an instance given to the server. See the
+/// `toolwright` crate for the full reference.
 #[proc_macro_attribute]
 pub fn mcp_tool_type(args: TokenStream, item: TokenStream) -> TokenStream {
     pipeline::tool_type(args.into(), item.into()).into()

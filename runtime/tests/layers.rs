@@ -162,23 +162,28 @@ const MACROS: Folders = &[
     ),
     (
         "attr",
-        &[&["suggest"], &["key"], &["schemars"], &["arg", "tool"]],
+        &[
+            &["suggest"],
+            &["key"],
+            &["item", "schemars"],
+            &["arg", "prompt", "resource", "tool"],
+        ],
     ),
     (
         "model",
         &[
-            &["kind"],
+            &["kind", "template"],
             &["param"],
             &["function", "impl_block"],
-            &["tool"],
+            &["prompt", "resource", "tool"],
         ],
     ),
     (
         "check",
         &[
-            &["checked"],
+            &["checked", "string_argument"],
             &["function", "impl_block", "param"],
-            &["tool"],
+            &["prompt", "resource", "tool"],
             &["tool_type"],
         ],
     ),
@@ -187,9 +192,10 @@ const MACROS: Folders = &[
         &[
             &["tokens"],
             &["target"],
-            &["injected"],
-            &["arguments", "outcome"],
-            &["tool"],
+            &["injected", "registration", "spec"],
+            &["arguments", "completion", "outcome"],
+            &["handler"],
+            &["prompt", "resource", "tool"],
             &["tool_type"],
         ],
     ),

@@ -6,7 +6,8 @@ use proc_macro2::TokenStream;
 use syn::{Attribute, Expr, FnArg};
 
 use crate::attr::key::{
-    DESCRIPTION, Text, Value, WithSpan, key_of, set, string, text, unknown, value,
+    DESCRIPTION, Text, Value, WithSpan, duplicate, key_of, key_span, set, string, text, unknown,
+    value,
 };
 use crate::attr::schemars::{PATTERN, SCHEMARS_KEYS, schemars_item};
 use crate::errors::Errors;
@@ -22,6 +23,7 @@ pub(crate) const RENAME: &str = "rename";
 pub(crate) const DEFAULT: &str = "default";
 pub(crate) const HEADER: &str = "header";
 pub(crate) const FORMAT: &str = "format";
+pub(crate) const COMPLETE: &str = "complete";
 
 const ARG_KEYS: &[&str] = &[
     DESCRIPTION,
@@ -40,6 +42,7 @@ const ARG_KEYS: &[&str] = &[
     "regex",
     "contains",
     "inner",
+    COMPLETE,
 ];
 
 /// `#[arg(...)]`.
@@ -52,6 +55,9 @@ pub(crate) struct ArgAttributes {
     pub(crate) constraints: Vec<TokenStream>,
     /// `header = "Region"`: HTTP clients also send the argument as `Mcp-Param-Region`.
     pub(crate) header: Option<WithSpan<String>>,
+    /// `complete = path`: the function that completes a prompt argument or a template
+    /// variable.
+    pub(crate) complete: Option<syn::Path>,
 }
 
 /// Parses every `#[arg(...)]` among `attrs`, collecting every error.
@@ -107,6 +113,19 @@ pub(crate) fn parse(attrs: &[Attribute]) -> syn::Result<ArgAttributes> {
                         "`{key}` expects a string, like `{key} = \"{}\"`",
                         if key == PATTERN { "^[a-z]+$" } else { "uuid" }
                     ))),
+                },
+                COMPLETE => match value(&meta)? {
+                    Value::Expr(Expr::Path(path))
+                        if path.qself.is_none() && path.attrs.is_empty() =>
+                    {
+                        match args.complete.replace(path.path) {
+                            Some(_) => Err(duplicate(&key, key_span(&meta))),
+                            None => Ok(()),
+                        }
+                    }
+                    _ => Err(meta.error(
+                        "`complete` expects the path of a function, like `complete = languages`",
+                    )),
                 },
                 key if SCHEMARS_KEYS.contains(&key) => {
                     schemars_item(&meta, key).map(|item| args.constraints.push(item))

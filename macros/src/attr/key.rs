@@ -8,6 +8,7 @@ use syn::meta::ParseNestedMeta;
 use syn::{Expr, ExprLit, Lit, Token};
 
 use crate::attr::suggest::closest;
+use crate::errors::Errors;
 use crate::syntax::compact;
 
 /// The key more than one attribute takes (`#[mcp_tool(...)]` and `#[arg(...)]`).
@@ -55,6 +56,24 @@ pub(crate) fn value(meta: &ParseNestedMeta<'_>) -> syn::Result<Value> {
         return Ok(Value::List(meta.input.parse()?));
     }
     Ok(Value::Absent)
+}
+
+/// Reads the `key = value` list of an attribute, handing each key as written and its span to
+/// `each`; every error is collected, so one bad key is one error and reading goes on.
+pub(crate) fn each_key(
+    tokens: TokenStream,
+    mut each: impl FnMut(&ParseNestedMeta<'_>, &str, Span) -> syn::Result<()>,
+) -> syn::Result<()> {
+    let mut errors = Errors::new();
+    let parser = syn::meta::parser(|meta| {
+        let key = key_of(&meta);
+        let result = each(&meta, &key, key_span(&meta));
+        errors.ok(result);
+        Ok(())
+    });
+    let parsed = syn::parse::Parser::parse2(parser, tokens);
+    errors.ok(parsed);
+    errors.check()
 }
 
 /// The key as written (`crate` is a keyword, so keys are read as paths).

@@ -9,7 +9,7 @@ use crate::model::function::{Function, Site};
 use crate::syntax::unraw;
 
 pub(crate) fn signature(function: &Function<'_>, errors: &mut Errors) {
-    let (sig, noun) = (function.sig, function.kind.noun);
+    let (sig, noun, verb) = (function.sig, function.kind.noun, function.kind.verb);
     if !sig.generics.params.is_empty() || sig.generics.where_clause.is_some() {
         errors.push(syn::Error::new_spanned(
             &sig.generics,
@@ -21,7 +21,7 @@ pub(crate) fn signature(function: &Function<'_>, errors: &mut Errors) {
     if let syn::Safety::Unsafe(token) = &sig.safety {
         errors.push(syn::Error::new(
             token.span,
-            format!("a {noun} cannot be `unsafe fn`: a client calls it with arguments it chooses"),
+            format!("a {noun} cannot be `unsafe fn`: a client {verb} it with arguments it chooses"),
         ));
     }
     if let Some(variadic) = &sig.variadic {

@@ -1,28 +1,25 @@
-//! Rules on a function's parameters: each argument's type, the `Args<T>` parameter alone, each
-//! injected type once, asking types in `async` functions only, one argument per header.
+//! Rules on a function's parameters: each argument's type (any JSON value for a tool, what a
+//! string can hold for a prompt or a resource), the `Args<T>` parameter alone, each injected
+//! type once, asking types in `async` tools only, one argument per header.
 
 use syn::{Type, TypeReference};
 
+use crate::check::string_argument::from_a_string;
 use crate::errors::Errors;
 use crate::model::function::Function;
+use crate::model::kind::Kind;
 use crate::model::param::{Argument, Injected, Param, ParamKind, asking_type};
 use crate::syntax::{compact, is_option};
 
 pub(crate) fn parameters(function: &Function<'_>, errors: &mut Errors) {
-    let noun = function.kind.noun;
+    let kind = function.kind;
+    let noun = kind.noun;
     let mut injected: Vec<&Type> = Vec::new();
     let arguments = function.arguments().count();
     for param in &function.params {
         match &param.kind {
-            ParamKind::Argument(argument) => self::argument(param, argument, errors),
-            ParamKind::Whole { .. } if arguments > 0 => errors.push(syn::Error::new_spanned(
-                param.ty,
-                format!(
-                    "`Args<T>` takes the whole arguments object, so the {noun} can have no other \
-                     arguments; move them into `T`"
-                ),
-            )),
-            ParamKind::Whole { .. } => {}
+            ParamKind::Argument(argument) => self::argument(kind, param, argument, errors),
+            ParamKind::Whole { .. } => whole(kind, param, arguments, errors),
             ParamKind::Injected(injection) => {
                 self::injected(function, param, injection, &injected, errors);
                 injected.push(injection.inner);
@@ -42,13 +39,81 @@ pub(crate) fn parameters(function: &Function<'_>, errors: &mut Errors) {
     }
 }
 
-fn argument(param: &Param<'_>, argument: &Argument<'_>, errors: &mut Errors) {
-    argument_type(param.ty, errors);
+/// `Args<T>`: alone, and only in a tool. The rules between a prompt's or a resource's arguments
+/// and its parameters (a template's variables, completions, the listed descriptions) read
+/// parameters; a struct's fields are out of the macro's sight.
+fn whole(kind: &Kind, param: &Param<'_>, arguments: usize, errors: &mut Errors) {
+    let noun = kind.noun;
+    let problem = match kind.string_argument {
+        Some(each) => {
+            format!("a {noun} takes each {each} as a parameter of its own, not `Args<T>`")
+        }
+        None if arguments > 0 => format!(
+            "`Args<T>` takes the whole arguments object, so the {noun} can have no other \
+             arguments; move them into `T`"
+        ),
+        None => return,
+    };
+    errors.push(syn::Error::new_spanned(param.ty, problem));
+}
+
+fn argument(kind: &Kind, param: &Param<'_>, argument: &Argument<'_>, errors: &mut Errors) {
+    match kind.string_argument {
+        None => {
+            argument_type(param.ty, errors);
+            if let Some(complete) = &argument.complete {
+                errors.push(syn::Error::new_spanned(
+                    complete,
+                    "`complete` is for prompt arguments and template variables",
+                ));
+            }
+        }
+        Some(noun) => string_argument(noun, param, argument, errors),
+    }
     if let (Some(default), true) = (&argument.default, is_option(param.ty)) {
         errors.push(syn::Error::new_spanned(
             default,
             "`default` has no effect on an `Option` argument: a missing `Option` is \
              `None`; take the plain type to use a default",
+        ));
+    }
+}
+
+/// A prompt argument or a template variable: a string on the wire, listed by its name and
+/// description only, with no schema of its own the client checks against.
+fn string_argument(noun: &str, param: &Param<'_>, argument: &Argument<'_>, errors: &mut Errors) {
+    if !from_a_string(param.ty) {
+        errors.push(syn::Error::new_spanned(
+            param.ty,
+            format!(
+                "a {noun} arrives as a string: `{}` cannot come from one; take a `String` and \
+                 parse it, or a number, a `bool`, or a unit enum",
+                compact(param.ty)
+            ),
+        ));
+    }
+    if let Some(header) = &argument.header {
+        errors.push(syn::Error::new(
+            header.span,
+            format!("`header` is for tool arguments: a {noun} is not sent as an HTTP header"),
+        ));
+    }
+    if let Some(constraint) = argument.constraints.first() {
+        errors.push(syn::Error::new_spanned(
+            constraint,
+            format!(
+                "constraints are checked on tool arguments only; check a {noun}'s value in the \
+                 function"
+            ),
+        ));
+    }
+    if let Some(attribute) = argument.schemars.first() {
+        errors.push(syn::Error::new_spanned(
+            attribute,
+            format!(
+                "`#[schemars(...)]` shapes a tool argument's schema; a client sees no schema of \
+                 a {noun}"
+            ),
         ));
     }
 }
@@ -64,7 +129,16 @@ fn injected(
     // By its name only when the name is what made it injected: a type of the author's own
     // marked `#[inject]` may share it (the runtime checks those).
     let asking = asking_type(injection.inner).filter(|_| !injection.marked);
-    if let (Some(asking), false) = (asking, function.is_async()) {
+    let kind = function.kind;
+    if let (Some(asking), false) = (asking, kind.asks) {
+        errors.push(syn::Error::new_spanned(
+            param.ty,
+            format!(
+                "a {} cannot ask the client mid-request: take `{asking}` in a tool",
+                kind.noun
+            ),
+        ));
+    } else if let (Some(asking), false) = (asking, function.is_async()) {
         errors.push(syn::Error::new_spanned(
             param.ty,
             format!(

@@ -1,5 +1,6 @@
-//! A tool's client arguments: the `__ToolArgs` struct serde binds and schemars describes, the
-//! assertions on header arguments' types, and the binding in the handler.
+//! An item's client arguments: the struct serde binds and schemars describes (`__ToolArgs`,
+//! `__PromptArgs`, `__ResourceArgs`), the assertions on header arguments' types, and the
+//! binding in the handler.
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned};
@@ -15,6 +16,7 @@ pub(crate) fn args_struct(function: &Function<'_>, target: &Target<'_>) -> Token
     let krate = &target.krate;
     let serde_path = format!("{}::__private::serde", compact(krate));
     let schemars_path = format!("{}::__private::schemars", compact(krate));
+    let arguments = target.item.arguments();
     let mut defaults = Vec::new();
     let fields: Vec<TokenStream> = function
         .params
@@ -57,7 +59,7 @@ pub(crate) fn args_struct(function: &Function<'_>, target: &Target<'_>) -> Token
         #[derive(#krate::__private::serde::Deserialize, #krate::__private::schemars::JsonSchema)]
         #[serde(crate = #serde_path, deny_unknown_fields)]
         #[schemars(crate = #schemars_path)]
-        struct __ToolArgs {
+        struct #arguments {
             #(#fields,)*
         }
     }
@@ -78,19 +80,21 @@ pub(crate) fn header_checks(function: &Function<'_>, target: &Target<'_>) -> Tok
 }
 
 /// In the handler, the arguments bound from the invocation (returning the binding's failure as
-/// the call's output).
+/// the handler's output).
 pub(crate) fn bind(function: &Function<'_>, target: &Target<'_>) -> TokenStream {
+    let refused = target.refused(quote!(__invalid));
     match function.whole() {
         Some(inner) => {
             let inner = target.ty(inner);
             quote! {
                 let __whole: #inner = match __invocation.arguments.bind_whole::<#inner>() {
                     ::core::result::Result::Ok(__bound) => __bound,
-                    ::core::result::Result::Err(__invalid) => return __invalid,
+                    ::core::result::Result::Err(__invalid) => return #refused,
                 };
             }
         }
         None => {
+            let arguments = target.item.arguments();
             // Bound to generated names: an argument called like the function must not shadow it.
             let fields = function.arguments().map(|p| {
                 let ident = p.ident;
@@ -98,9 +102,9 @@ pub(crate) fn bind(function: &Function<'_>, target: &Target<'_>) -> TokenStream 
                 quote!(#ident: #local)
             });
             quote! {
-                let __ToolArgs { #(#fields),* } = match __invocation.arguments.bind::<__ToolArgs>() {
+                let #arguments { #(#fields),* } = match __invocation.arguments.bind::<#arguments>() {
                     ::core::result::Result::Ok(__bound) => __bound,
-                    ::core::result::Result::Err(__invalid) => return __invalid,
+                    ::core::result::Result::Err(__invalid) => return #refused,
                 };
             }
         }

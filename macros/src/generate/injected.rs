@@ -25,12 +25,23 @@ pub(crate) fn injectors(function: &Function<'_>, target: &Target<'_>) -> TokenSt
             injectors.push(quote! {
                 const fn #injector() -> #private::Injector<#ty> { #bound }
             });
-            if !function.is_async() {
-                // Asking the client means awaiting it: one error, at the parameter (every token
-                // of the call carries its span, so the error points there).
-                let span = inner.span();
+            // An injected type of the author's own may ask the client (`#[inject]` hides its
+            // name from the macro): one error, at the parameter (every token of the assertion
+            // carries its span, so the error points there).
+            let span = inner.span();
+            let injector = format_ident!("__injector_{i}", span = span);
+            if !function.kind.asks {
+                // Nobody to ask: the server gives a prompt or a resource no asker.
+                let message = format!(
+                    "a {} cannot ask the client mid-request: take a value that asks in a tool",
+                    function.kind.noun
+                );
+                injectors.push(quote_spanned! {span=>
+                    const _: () = ::core::assert!(!#injector().asks, #message);
+                });
+            } else if !function.is_async() {
+                // Asking the client means awaiting it.
                 let private = respan(private.clone(), span);
-                let injector = format_ident!("__injector_{i}", span = span);
                 injectors.push(quote_spanned! {span=>
                     const _: () = #private::sync_injectable(#injector().asks);
                 });
@@ -48,7 +59,7 @@ pub(crate) fn injectors(function: &Function<'_>, target: &Target<'_>) -> TokenSt
 }
 
 /// In the handler, the parameter at `position` made from the invocation (returning its failure
-/// as the call's output), and the expression that passes it to the function.
+/// as the handler's output), and the expression that passes it to the function.
 pub(crate) fn injection(
     position: usize,
     injected: &Injected<'_>,
@@ -57,11 +68,12 @@ pub(crate) fn injection(
     let local = format_ident!("__inject_{position}");
     let injector = format_ident!("__injector_{position}");
     let ty = target.ty(injected.inner);
+    let failed = target.refused(quote!(__failed));
     let make = quote! {
         #[allow(unused_mut)]
         let mut #local: #ty = match __invocation.inject(#injector()) {
             ::core::result::Result::Ok(__value) => __value,
-            ::core::result::Result::Err(__failed) => return __failed,
+            ::core::result::Result::Err(__failed) => return #failed,
         };
     };
     let pass = match injected.reference {

@@ -2,10 +2,8 @@
 
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
-use syn::spanned::Spanned;
 
 use crate::generate::target::Target;
-use crate::generate::tokens::with_static_lifetimes;
 use crate::model::function::Function;
 
 /// One function that picks, for the return type, how its values become results: whether it is
@@ -14,10 +12,7 @@ use crate::model::function::Function;
 /// return type.
 pub(crate) fn outcome(function: &Function<'_>, target: &Target<'_>) -> TokenStream {
     let private = target.private();
-    let (ty, span) = match function.output {
-        Some(ty) => (target.ty(&with_static_lifetimes(ty)), ty.span()),
-        None => (quote!(()), function.sig.ident.span()),
-    };
+    let (ty, span) = target.returned(function);
     let choose = quote_spanned! {span=>
         let __kind = (&&#private::select::Returns::<#ty>::new()).classify();
         let __ok = (&&&&__kind.ok()).shape();

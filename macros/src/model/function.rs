@@ -1,12 +1,15 @@
 //! The function an item is made from, whatever its kind: where it is defined, its receiver, its
 //! parameters told apart, its return type and its doc comment.
 
+use proc_macro2::Span;
 use syn::{Attribute, FnArg, Receiver, ReturnType, Signature, Type};
 
+use crate::attr::key::{Text, WithSpan};
 use crate::doc;
 use crate::errors::Errors;
 use crate::model::kind::Kind;
 use crate::model::param::{Param, ParamKind};
+use crate::syntax::unraw;
 
 /// Where the function is defined, which decides what receiver it may have and how generated
 /// code reaches it.
@@ -72,6 +75,22 @@ impl<'a> Function<'a> {
             doc: doc.description,
             documented_arguments: doc.arguments,
         }
+    }
+
+    /// The item's name as the client sees it: `given` (`name = "..."`), else the function's;
+    /// and where an error about it points.
+    pub(crate) fn item_name(&self, given: Option<&WithSpan<String>>) -> (String, Span) {
+        match given {
+            Some(name) => (name.value.clone(), name.span),
+            None => (unraw(&self.sig.ident), self.sig.ident.span()),
+        }
+    }
+
+    /// The item's description: `given` (`description = "..."`), else the doc comment.
+    pub(crate) fn item_description(&self, given: Option<&Text>) -> Option<Text> {
+        given
+            .cloned()
+            .or_else(|| self.doc.clone().map(Text::Literal))
     }
 
     pub(crate) fn is_async(&self) -> bool {

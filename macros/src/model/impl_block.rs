@@ -1,8 +1,8 @@
 //! An impl block whose methods are items, whatever their kind: the walk that finds the methods
-//! marked with a kind's attribute and takes the attribute off, and the block's items once made.
+//! marked with a kind's attribute and takes the attribute off.
 
 use proc_macro2::TokenStream;
-use syn::{ImplItem, ImplItemFn, ItemImpl, Meta, Type};
+use syn::{ImplItem, ImplItemFn, ItemImpl, Meta};
 
 use crate::attr::arg::strip_parameter_attributes;
 use crate::model::kind::Kind;
@@ -44,8 +44,8 @@ pub(crate) fn take_marked(block: &mut ItemImpl, kind: &Kind) -> Vec<MarkedMethod
                 problems.push(syn::Error::new_spanned(
                     nv,
                     format!(
-                        "`#[{0}]` takes a list, like `#[{0}(read_only)]`",
-                        kind.attribute
+                        "`#[{0}]` takes a list, like `#[{0}({1})]`",
+                        kind.attribute, kind.example
                     ),
                 ));
                 None
@@ -69,10 +69,4 @@ fn attribute_position(method: &ImplItemFn, kind: &Kind) -> Option<usize> {
         .attrs
         .iter()
         .position(|a| a.path().is_ident(kind.attribute))
-}
-
-/// The items made from an impl block's methods, served on an instance of `owner`.
-pub(crate) struct ImplBlock<'a, T> {
-    pub(crate) owner: &'a Type,
-    pub(crate) items: Vec<T>,
 }

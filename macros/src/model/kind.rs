@@ -1,7 +1,9 @@
-//! What kind of item a function is made into, and the names messages give it. The stages that
-//! every kind shares (parameters, signature rules, impl blocks) take a kind, so that their
-//! messages say `tool` of a tool.
+//! What kind of item a function is made into, the names messages give it, and the rules that
+//! differ between kinds. The stages that every kind shares (parameters, signature rules, impl
+//! blocks) take a kind, so that their messages say `tool` of a tool and `prompt` of a prompt.
 
+use crate::attr::prompt::MCP_PROMPT;
+use crate::attr::resource::MCP_RESOURCE;
 use crate::attr::tool::MCP_TOOL;
 
 pub(crate) struct Kind {
@@ -11,10 +13,45 @@ pub(crate) struct Kind {
     pub(crate) attribute: &'static str,
     /// The attribute on an impl block whose methods are items of this kind.
     pub(crate) type_attribute: &'static str,
+    /// The inside of an example of the attribute's list: `read_only` of
+    /// `#[mcp_tool(read_only)]`.
+    pub(crate) example: &'static str,
+    /// What a client does to it: "calls" a tool.
+    pub(crate) verb: &'static str,
+    /// One client argument in prose when arguments arrive as strings (a prompt's arguments,
+    /// a URI's variables); `None` when they are JSON values of any type (a tool's).
+    pub(crate) string_argument: Option<&'static str>,
+    /// Whether it may ask the client mid-request (`Elicit`, `Sample`, `Roots`): a tool may;
+    /// the server gives a prompt or a resource nobody to ask.
+    pub(crate) asks: bool,
 }
 
 pub(crate) const TOOL: Kind = Kind {
     noun: "tool",
     attribute: MCP_TOOL,
     type_attribute: "mcp_tool_type",
+    example: "read_only",
+    verb: "calls",
+    string_argument: None,
+    asks: true,
+};
+
+pub(crate) const PROMPT: Kind = Kind {
+    noun: "prompt",
+    attribute: MCP_PROMPT,
+    type_attribute: TOOL.type_attribute,
+    example: "name = \"review\"",
+    verb: "gets",
+    string_argument: Some("prompt argument"),
+    asks: false,
+};
+
+pub(crate) const RESOURCE: Kind = Kind {
+    noun: "resource",
+    attribute: MCP_RESOURCE,
+    type_attribute: TOOL.type_attribute,
+    example: "\"notes://{id}\"",
+    verb: "reads",
+    string_argument: Some("template variable"),
+    asks: false,
 };

@@ -49,6 +49,8 @@ pub(crate) struct Argument<'a> {
     pub(crate) schemars: Vec<&'a Attribute>,
     /// `header = "Name"`: the argument is also sent as the HTTP header `Mcp-Param-Name`.
     pub(crate) header: Option<WithSpan<String>>,
+    /// `complete = path`: the function that suggests values for it.
+    pub(crate) complete: Option<syn::Path>,
 }
 
 pub(crate) struct Injected<'a> {
@@ -120,6 +122,7 @@ impl<'a> Param<'a> {
                 default,
                 constraints,
                 header,
+                complete,
             } = arg::parse(&original.attrs)?;
             let name = unraw(ident);
             let from_doc = documented
@@ -133,6 +136,7 @@ impl<'a> Param<'a> {
                 constraints,
                 schemars,
                 header,
+                complete,
             })
         };
         Ok(Param { ident, ty, kind })

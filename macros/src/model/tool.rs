@@ -9,7 +9,6 @@ use crate::attr::tool::ToolAttributes;
 use crate::errors::Errors;
 use crate::model::function::{Function, Site};
 use crate::model::kind::TOOL;
-use crate::syntax::unraw;
 
 pub(crate) struct Tool<'a> {
     pub(crate) function: Function<'a>,
@@ -31,14 +30,8 @@ impl<'a> Tool<'a> {
         errors: &mut Errors,
     ) -> Tool<'a> {
         let function = Function::parse(&TOOL, attrs, sig, site, errors);
-        let (name, name_span) = match &attributes.name {
-            Some(name) => (name.value.clone(), name.span),
-            None => (unraw(&sig.ident), sig.ident.span()),
-        };
-        let description = attributes
-            .description
-            .clone()
-            .or(function.doc.clone().map(Text::Literal));
+        let (name, name_span) = function.item_name(attributes.item.name.as_ref());
+        let description = function.item_description(attributes.item.description.as_ref());
         Tool {
             function,
             attributes,

@@ -1,0 +1,57 @@
+//! The fields every kind of item's spec has alike: its name and texts, how it runs and what its
+//! injected parameters need, its icons, tags and `_meta`, and where it is defined.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote, quote_spanned};
+
+use crate::attr::item::ItemAttributes;
+use crate::attr::key::Text;
+use crate::generate::target::Target;
+use crate::generate::tokens::option;
+use crate::model::function::Function;
+
+/// The shared fields of a spec's struct expression, each followed by a comma, naming the
+/// handler `__call` and the requirements `__requirements` generated beside it.
+pub(crate) fn shared_fields(
+    function: &Function<'_>,
+    name: &str,
+    description: Option<&Text>,
+    attributes: &ItemAttributes,
+    target: &Target<'_>,
+) -> TokenStream {
+    let private = target.private();
+    let title = option(attributes.title.as_ref());
+    let description = option(description);
+    let handler = if function.is_async() {
+        format_ident!("Async")
+    } else {
+        format_ident!("Sync")
+    };
+    let icons = attributes.icons.iter().map(|icon| {
+        let src = &icon.src;
+        let mime_type = option(icon.mime_type.as_ref());
+        let theme = option(icon.theme.as_ref());
+        let sizes = &icon.sizes;
+        quote! {
+            #private::Icon { src: #src, mime_type: #mime_type, sizes: &[#(#sizes),*], theme: #theme }
+        }
+    });
+    let tags = &attributes.tags;
+    let meta = option(attributes.meta.as_ref());
+    // Spanned at the function's name, so that a duplicate-name error points at the definition.
+    let site = function.sig.ident.span();
+    let file = quote_spanned!(site=> ::core::file!());
+    let line = quote_spanned!(site=> ::core::line!());
+    quote! {
+        name: #name,
+        title: #title,
+        description: #description,
+        handler: #private::Handler::#handler(__call),
+        requirements: __requirements,
+        icons: &[#(#icons),*],
+        tags: &[#(#tags),*],
+        meta: #meta,
+        file: #file,
+        line: #line,
+    }
+}
