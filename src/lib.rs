@@ -26,9 +26,8 @@
 //! The program serves MCP over stdio when run with no arguments, the way an MCP client starts
 //! it. Run it with `list` to see its tools, or `call add '{"a": 2, "b": 3}'` to call one.
 //!
-//! toolwright serves tools only: not resources, prompts or completions (a client asking for
-//! them gets `-32601`, and the capabilities declare only `tools` and `logging`). Meanwhile, data
-//! a model should read can be a `read_only` tool, and a tool's result can carry resources
+//! Prompts and resources are functions too: `#[mcp_prompt]` and `#[mcp_resource("uri")]`
+//! (below), with completion of their arguments. A tool's result can also carry resources
 //! ([`Content::resource_link`], [`Content::text_resource`], [`Content::blob_resource`]).
 //!
 //! ## `#[mcp_tool]`
@@ -220,7 +219,78 @@
 //! }
 //! ```
 //!
-//! A type may have several such impl blocks, and ordinary methods beside the tools.
+//! A type may have several such impl blocks, and ordinary methods beside the tools; its
+//! `#[mcp_prompt]` and `#[mcp_resource]` methods are served on the same instance.
+//!
+//! ## Prompts and resources
+//!
+//! `#[mcp_prompt]` makes a function a prompt, and `#[mcp_resource("uri")]` a resource, or a
+//! resource template when the URI has RFC 6570 `{variables}`. Both take `name`, `title`,
+//! `description`, `icon`, `tags`, `meta` and `crate` as `#[mcp_tool]` does; a resource also
+//! takes `mime_type = "text/markdown"`, `size = 1234` (without variables only),
+//! `audience("user", "assistant")`, `priority = 0.5` (0 to 1) and
+//! `last_modified = "2025-01-12T15:00:58Z"`. They register as tools do
+//! (`server.prompt::<review>()`, `server.resource::<note>()`, `discover()`, or methods of a
+//! `#[mcp_tool_type]` impl block).
+//!
+//! Parameters are injected as a tool's are (except those that ask the client: a prompt or a
+//! resource has nobody to ask). Every other parameter is a prompt argument, described by the
+//! doc comment's `# Arguments`, or the template variable of its name: every variable needs its
+//! parameter and every such parameter its variable, checked at compile time. Arguments and
+//! variables arrive as strings, so a parameter is a `String`, an `Option<String>` (optional), a
+//! number, a `bool` or a unit enum, read from the string. `#[arg(complete = f)]` names the
+//! function that suggests values as the user types (`fn(Completing) -> Vec<String>`, or a
+//! [`Completion`], sync or `async`); a unit enum completes from its variants on its own.
+//!
+//! | a prompt returns | the client gets |
+//! |---|---|
+//! | `String`, `&'static str` | one message from the user |
+//! | [`PromptMessage`], `Vec<PromptMessage>` | those messages |
+//! | [`Messages`] | its messages, and its description |
+//! | `Result<T, E: Display>` | `Err`: error `-32603` with the error's text |
+//!
+//! | a resource returns | the client gets |
+//! |---|---|
+//! | `String`, `&'static str` | text, `text/plain` unless `mime_type` says otherwise |
+//! | `Vec<u8>` | a base64 blob, `application/octet-stream` unless `mime_type` says otherwise |
+//! | [`Json<T>`] | the value's JSON text, `application/json` unless `mime_type` says otherwise |
+//! | [`EmbeddedResource`], `Vec<EmbeddedResource>` | those contents, as given |
+//! | `Option<T>` | `None`: the resource is not found |
+//! | `Result<T, E: Display>` | `Err`: error `-32603` with the error's text |
+//!
+//! ```no_run
+//! use toolwright::prelude::*;
+//!
+//! /// Asks for a review of some code.
+//! ///
+//! /// # Arguments
+//! /// * `code` - The code to review.
+//! /// * `language` - The language it is written in.
+//! #[mcp_prompt]
+//! fn review(code: String, #[arg(complete = languages)] language: Option<String>) -> String {
+//!     let language = language.as_deref().unwrap_or("Rust");
+//!     format!("Review this {language} code:\n{code}")
+//! }
+//!
+//! fn languages(completing: Completing) -> Vec<String> {
+//!     let typed = completing.value().to_lowercase();
+//!     ["rust", "python"]
+//!         .into_iter()
+//!         .filter(|language| language.starts_with(&typed))
+//!         .map(String::from)
+//!         .collect()
+//! }
+//!
+//! /// One note, by its number.
+//! #[mcp_resource("notes://{id}", mime_type = "text/markdown")]
+//! fn note(id: u32) -> Option<String> {
+//!     (id == 1).then(|| "# The first note".to_owned())
+//! }
+//!
+//! fn main() -> std::process::ExitCode {
+//!     toolwright::server!().discover().run()
+//! }
+//! ```
 //!
 //! ## Testing tools
 //!
@@ -316,14 +386,15 @@
 //! beside a handshake session on the same connection. Each result carries only the fields its
 //! revision defines.
 
-pub use toolwright_macros::{mcp_tool, mcp_tool_type};
+pub use toolwright_macros::{mcp_prompt, mcp_resource, mcp_tool, mcp_tool_type};
 pub use toolwright_runtime::{
-    Annotations, Answer, Args, AskError, Caller, Cancellation, ClientInfo, Command, Content,
-    Context, Elicit, EmbeddedResource, Era, Error, Extensions, Inject, IntoToolOutput,
-    InvalidBase64, Json, Level, Log, NoForm, Progress, ProtocolVersion, Requirements, ResourceLink,
-    Result, Role, Root, Roots, RootsChanged, Sample, SamplingMessage, SamplingRequest,
-    SamplingResult, SchemaProfile, Server, ServerHandle, State, Structured, Text, Tool, ToolError,
-    ToolInfo, ToolOrder, ToolOutput, UsageError,
+    Annotations, Answer, Args, AskError, Caller, Cancellation, ClientInfo, Command, Completing,
+    Completion, Content, Context, Elicit, EmbeddedResource, Era, Error, Extensions, Inject,
+    IntoCompletion, IntoContents, IntoPrompt, IntoToolOutput, InvalidBase64, ItemInfo, ItemKind,
+    Json, Level, Log, Messages, NoForm, Progress, Prompt, PromptMessage, ProtocolVersion,
+    Requirements, Resource, ResourceLink, Result, Role, Root, Roots, RootsChanged, Sample,
+    SamplingMessage, SamplingRequest, SamplingResult, SchemaProfile, Server, ServerHandle, State,
+    Structured, Text, Tool, ToolError, ToolInfo, ToolOrder, ToolOutput, UsageError,
 };
 
 /// Middleware around tool calls: tower layers, and [`from_fn`](middleware::from_fn).
@@ -342,10 +413,12 @@ pub mod testing {
 
 /// The names most programs need: `use toolwright::prelude::*;`.
 pub mod prelude {
-    pub use crate::{mcp_tool, mcp_tool_type};
+    pub use crate::{mcp_prompt, mcp_resource, mcp_tool, mcp_tool_type};
     pub use toolwright_runtime::{
-        Answer, Args, AskError, Cancellation, Content, Context, Elicit, Inject, IntoToolOutput,
-        Json, Log, Progress, Roots, Sample, Server, State, Structured, Text, ToolError, ToolOutput,
+        Answer, Args, AskError, Cancellation, Completing, Completion, Content, Context, Elicit,
+        Inject, IntoContents, IntoPrompt, IntoToolOutput, ItemInfo, ItemKind, Json, Log, Messages,
+        Progress, Prompt, PromptMessage, Resource, Roots, Sample, Server, State, Structured, Text,
+        ToolError, ToolOutput,
     };
 }
 
@@ -370,8 +443,8 @@ macro_rules! server {
     };
 }
 
-/// What the code generated by `#[mcp_tool]` names. Not a public API: it may change in any
-/// release.
+/// What the code generated by `#[mcp_tool]`, `#[mcp_prompt]` and `#[mcp_resource]` names. Not
+/// a public API: it may change in any release.
 #[doc(hidden)]
 pub mod __private {
     pub use toolwright_runtime::private::*;
