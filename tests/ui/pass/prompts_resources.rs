@@ -1,0 +1,165 @@
+//! Prompts and resources in every accepted shape: sync and async, free and methods, every
+//! argument type a string can hold, every return type, injected parameters, completion
+//! functions, and every key.
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+use toolwright::EmbeddedResource;
+use toolwright::prelude::*;
+
+#[derive(Deserialize, JsonSchema)]
+enum Language {
+    Rust,
+    Python,
+}
+
+struct Db;
+
+fn languages(completing: Completing) -> Vec<String> {
+    vec![completing.value().to_owned()]
+}
+
+async fn ids(completing: Completing) -> Completion {
+    Completion::of([completing.argument().to_owned()])
+}
+
+/// Reviews code.
+///
+/// # Arguments
+/// * `code` - The code.
+#[mcp_prompt(
+    name = "review_code",
+    title = "Review",
+    icon = "https://example.com/i.png",
+    tags("code"),
+    meta = r#"{"k": 1}"#
+)]
+fn review(
+    code: String,
+    focus: Option<String>,
+    #[arg(complete = languages)] style: Option<String>,
+    depth: u32,
+    ratio: f64,
+    strict: bool,
+    language: Language,
+    #[arg(rename = "type", default = 1)] kind: i64,
+    db: State<Db>,
+    ctx: &Context,
+) -> String {
+    let _ = (focus, style, depth, ratio, strict, language, kind, db, ctx);
+    code
+}
+
+/// Returns messages.
+#[mcp_prompt]
+async fn messages(log: Log, cancel: Cancellation) -> Vec<PromptMessage> {
+    let _ = (log, cancel);
+    vec![PromptMessage::user("hi")]
+}
+
+#[mcp_prompt(description = "With a description.")]
+fn described() -> Messages {
+    Messages::new().description("d").assistant("a")
+}
+
+#[mcp_prompt]
+fn fallible() -> Result<PromptMessage, std::fmt::Error> {
+    Err(std::fmt::Error)
+}
+
+#[mcp_prompt]
+fn text() -> &'static str {
+    "text"
+}
+
+#[mcp_prompt]
+fn opaque() -> impl IntoPrompt {
+    String::new()
+}
+
+/// A direct resource.
+#[mcp_resource(
+    "test://readme",
+    name = "readme",
+    title = "Read me",
+    mime_type = "text/markdown",
+    size = 12,
+    audience("user", "assistant"),
+    priority = 0.5,
+    last_modified = "2025-01-12T15:00:58Z",
+    icon(src = "https://example.com/r.png", mime_type = "image/png", sizes = "48x48"),
+    tags("docs"),
+    meta = r#"{"k": 1}"#
+)]
+fn readme() -> &'static str {
+    "# Read me"
+}
+
+/// A template.
+#[mcp_resource("test://notes/{id}{?lang}")]
+async fn note(
+    #[arg(complete = ids)] id: u32,
+    lang: Option<Language>,
+    db: State<Db>,
+) -> Option<Json<Vec<u32>>> {
+    let _ = (lang, db);
+    Some(Json(vec![id]))
+}
+
+#[mcp_resource("test://bytes/{name}")]
+fn bytes(name: String) -> Result<Vec<u8>, String> {
+    Ok(name.into_bytes())
+}
+
+#[mcp_resource("test://embedded")]
+fn embedded() -> Vec<EmbeddedResource> {
+    vec![EmbeddedResource::text("test://embedded", "x")]
+}
+
+struct Notes;
+
+#[mcp_tool_type]
+impl Notes {
+    /// Adds a note.
+    #[mcp_tool]
+    fn add(&self, text: String) -> String {
+        text
+    }
+
+    /// Drafts a note.
+    #[mcp_prompt]
+    async fn draft(&self, topic: String) -> String {
+        topic
+    }
+
+    /// One note.
+    #[mcp_resource("test://notes/by-self/{id}")]
+    fn one(&self, id: u32) -> String {
+        id.to_string()
+    }
+
+    /// A method's prompt that refers to `Self`.
+    #[mcp_prompt]
+    fn itself(&self) -> String {
+        let _ = Self::helper();
+        String::new()
+    }
+
+    fn helper() {}
+}
+
+fn main() {
+    let _server = Server::new("shapes", "1")
+        .prompt::<review>()
+        .prompt::<messages>()
+        .prompt::<described>()
+        .prompt::<fallible>()
+        .prompt::<text>()
+        .prompt::<opaque>()
+        .resource::<readme>()
+        .resource::<note>()
+        .resource::<bytes>()
+        .resource::<embedded>()
+        .tools(Notes)
+        .state(Db);
+}
