@@ -24,6 +24,7 @@ mod injection;
 mod malformed;
 mod middleware;
 mod notes;
+mod prompts_resources;
 mod properties;
 mod protocol;
 mod quickstart;
