@@ -11,7 +11,7 @@ use crate::check::tool_type::Marked;
 use crate::errors::Errors;
 use crate::fallback;
 use crate::model::function::Site;
-use crate::model::impl_block::{MarkedMethod, take_marked};
+use crate::model::impl_block::{MarkedMethod, one_kind_each, take_marked};
 use crate::model::kind::{PROMPT, RESOURCE, TOOL};
 use crate::model::prompt::Prompt;
 use crate::model::resource::Resource;
@@ -51,6 +51,9 @@ pub(crate) fn tool_type(args: TokenStream, item: TokenStream) -> TokenStream {
     };
     let mut errors = Errors::new();
     crate::check::impl_block::check(&TOOL, &args, &block, &mut errors);
+    for problem in one_kind_each(&mut block, &[&TOOL, &PROMPT, &RESOURCE]) {
+        errors.push(problem);
+    }
     let tools = take_marked(&mut block, &TOOL);
     let prompts = take_marked(&mut block, &PROMPT);
     let resources = take_marked(&mut block, &RESOURCE);

@@ -29,6 +29,7 @@ pub(crate) fn completers(
         // At the path, so that a function of the wrong signature is reported there.
         let span = path.span();
         let complete_with = respan(quote!(#private::complete_with), span);
+        let path = target.outside(path);
         wrappers.push(quote_spanned! {span=>
             fn #wrapper(__completing: #private::Completing) -> #private::CompletionFuture {
                 #complete_with(#path, __completing)

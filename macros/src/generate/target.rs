@@ -71,9 +71,15 @@ impl<'a> Target<'a> {
 
     /// A type from the signature, as code outside the impl block must write it.
     pub(crate) fn ty(&self, ty: &Type) -> TokenStream {
+        self.outside(ty)
+    }
+
+    /// Tokens from inside the impl block (a type, a path like `Self::topics`) as code outside
+    /// it must write them: `Self` spelt out.
+    pub(crate) fn outside(&self, tokens: &impl ToTokens) -> TokenStream {
         match self.owner {
-            Some(owner) => replace_self(ty.to_token_stream(), owner),
-            None => ty.to_token_stream(),
+            Some(owner) => replace_self(tokens.to_token_stream(), owner),
+            None => tokens.to_token_stream(),
         }
     }
 

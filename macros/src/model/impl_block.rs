@@ -64,6 +64,39 @@ pub(crate) fn take_marked(block: &mut ItemImpl, kind: &Kind) -> Vec<MarkedMethod
     marked
 }
 
+/// Keeps each method one kind of item: the attribute of another kind after a method's first is
+/// taken off, and reported (the first kind's item takes the parameters' attributes off the
+/// block, so another kind's would be made without them).
+pub(crate) fn one_kind_each(block: &mut ItemImpl, kinds: &[&Kind]) -> Vec<syn::Error> {
+    let mut problems = Vec::new();
+    for item in &mut block.items {
+        let ImplItem::Fn(method) = item else { continue };
+        let kind_of = |attribute: &syn::Attribute| {
+            kinds
+                .iter()
+                .find(|kind| attribute.path().is_ident(kind.attribute))
+                .map(|kind| kind.attribute)
+        };
+        let Some(first) = method.attrs.iter().find_map(kind_of) else {
+            continue;
+        };
+        method.attrs.retain(|attribute| match kind_of(attribute) {
+            Some(other) if other != first => {
+                problems.push(syn::Error::new_spanned(
+                    attribute,
+                    format!(
+                        "a method is one kind of item: it is already `#[{first}]`, so it cannot \
+                         be `#[{other}]` too"
+                    ),
+                ));
+                false
+            }
+            _ => true,
+        });
+    }
+    problems
+}
+
 fn attribute_position(method: &ImplItemFn, kind: &Kind) -> Option<usize> {
     method
         .attrs

@@ -28,6 +28,13 @@ impl Notes {
         id.to_string()
     }
 
+    /// Two kinds at once.
+    #[mcp_tool]
+    #[mcp_prompt]
+    fn both(&self, #[arg(description = "A topic")] topic: String) -> String {
+        topic
+    }
+
     /// Not a list.
     #[mcp_resource = "notes://x"]
     fn listless(&self) -> String {

@@ -128,8 +128,12 @@ impl Notes {
 
     /// Drafts a note.
     #[mcp_prompt]
-    async fn draft(&self, topic: String) -> String {
+    async fn draft(&self, #[arg(complete = Self::topics)] topic: String) -> String {
         topic
+    }
+
+    fn topics(_: Completing) -> Vec<&'static str> {
+        vec!["groceries"]
     }
 
     /// One note.
