@@ -84,8 +84,8 @@ async fn summarise(library: State<Library>) -> String {
 
 /// The read-me.
 #[mcp_resource("test://readme")]
-fn readme() -> &'static str {
-    "Read me first."
+fn readme() -> String {
+    "Read me first.".to_owned()
 }
 
 /// The logo.
@@ -142,13 +142,15 @@ fn topics(completing: Completing) -> Vec<String> {
     vec![format!("{tone}-{}", completing.value())]
 }
 
-/// Suggests levels, asynchronously.
+/// Suggests levels for the tone already chosen, asynchronously.
 async fn levels(completing: Completing) -> Completion {
     tokio::task::yield_now().await;
+    let tone = completing.get("tone").unwrap_or("any");
     Completion::of(
         ["beginner", "expert"]
             .into_iter()
-            .filter(|level| level.starts_with(completing.value())),
+            .filter(|level| level.starts_with(completing.value()))
+            .map(|level| format!("{level} ({tone})")),
     )
 }
 
@@ -454,8 +456,18 @@ fn arguments_complete_from_enum_variants_and_from_functions() {
             ["formal-rust"]
         );
         assert_eq!(
-            complete(&mut client, styled.clone(), "level", "b"),
-            ["beginner"]
+            complete_with(
+                &mut client,
+                styled.clone(),
+                "level",
+                "b",
+                json!({"tone": "frank"})
+            ),
+            ["beginner (frank)"]
+        );
+        assert_eq!(
+            complete(&mut client, styled.clone(), "level", ""),
+            ["beginner (any)", "expert (any)"]
         );
         let note = json!({"type": "ref/resource", "uri": "notes://{id}"});
         assert_eq!(
