@@ -52,6 +52,7 @@
 //! | `size` on a template | `#[mcp_resource("notes://{id}", size = 10)]` | `size` is for a resource without variables ... |
 //! | a value out of range or of another form | `priority = 2`, `audience("model")`, `mime_type = "text"` | `priority` expects a number from 0 to 1 ... |
 //! | two prompts of one name, two resources of one URI in an impl | two methods with `name = "draft"` | two prompts in this impl block are named `draft` ... |
+//! | a method of two kinds | `#[mcp_tool]` and `#[mcp_prompt]` on one method | a method is one kind of item: it is already `#[mcp_tool]` ... |
 //! | `#[mcp_tool]` on a non-function | on a struct | `#[mcp_tool]` goes on a function |
 //! | `#[mcp_tool_type]` on a trait impl or a non-impl | `impl Default for Api` | `#[mcp_tool_type]` goes on an inherent impl block |
 
