@@ -41,12 +41,16 @@ fn variables(resource: &Resource<'_>, template: &Template, errors: &mut Errors) 
     let function = &resource.function;
     for variable in &template.variables {
         if !function.arguments().any(|p| p.wire_name() == *variable) {
+            // A name no identifier can have (`a.b`, `%XX`) is a parameter's by `rename`.
+            let parameter = match syn::parse_str::<syn::Ident>(variable) {
+                Ok(_) => format!("`{variable}: String` (or a number, a `bool`, a unit enum)"),
+                Err(_) => format!("marked `#[arg(rename = \"{variable}\")]`"),
+            };
             errors.push(syn::Error::new(
                 uri.span(),
                 format!(
                     "the URI template `{}` has the variable `{variable}`, which no parameter \
-                     takes; add a parameter `{variable}: String` (or a number, a `bool`, a unit \
-                     enum)",
+                     takes; add a parameter {parameter}",
                     uri.value()
                 ),
             ));

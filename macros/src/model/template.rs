@@ -86,6 +86,7 @@ fn check_literal(literal: &str) -> Result<(), String> {
 fn expression(expression: &str) -> Result<Vec<String>, String> {
     let braced = format!("{{{expression}}}");
     let mut list = expression;
+    let mut operator = None;
     if let Some(first) = list.chars().next() {
         if RESERVED.contains(&first) {
             return Err(format!(
@@ -94,6 +95,7 @@ fn expression(expression: &str) -> Result<Vec<String>, String> {
             ));
         }
         if OPERATORS.contains(&first) {
+            operator = Some(first);
             list = &list[first.len_utf8()..];
         }
     }
@@ -102,15 +104,18 @@ fn expression(expression: &str) -> Result<Vec<String>, String> {
             "`{braced}` names no variable; write one inside, like `{{id}}`"
         ));
     }
+    // An exploded value (`*`) is segments joined by `/`: only where a value may span `/`, as
+    // the server matches URIs.
+    let explodes = matches!(operator, Some('/' | '+' | '#'));
     list.split(',')
-        .map(|spec| variable(spec, &braced))
+        .map(|spec| variable(spec, &braced, explodes))
         .collect()
 }
 
 /// One `name`, `name*` or `name:length`.
-fn variable(spec: &str, braced: &str) -> Result<String, String> {
-    let name = match spec.split_once(':') {
-        Some((name, length)) => {
+fn variable(spec: &str, braced: &str, explodes: bool) -> Result<String, String> {
+    let name = match (spec.split_once(':'), spec.strip_suffix('*')) {
+        (Some((name, length)), _) => {
             let valid = !length.is_empty()
                 && length.len() <= 4
                 && !length.starts_with('0')
@@ -122,7 +127,14 @@ fn variable(spec: &str, braced: &str) -> Result<String, String> {
             }
             name
         }
-        None => spec.strip_suffix('*').unwrap_or(spec),
+        (None, Some(name)) if !explodes => {
+            return Err(format!(
+                "`{name}*` in `{braced}`: explode (`*`) is supported only in `{{/var*}}`, \
+                 `{{+var*}}` and `{{#var*}}`"
+            ));
+        }
+        (None, Some(name)) => name,
+        (None, None) => spec,
     };
     if name.is_empty() {
         return Err(format!("`{braced}` has an empty variable name"));
@@ -130,26 +142,28 @@ fn variable(spec: &str, braced: &str) -> Result<String, String> {
     if !valid_name(name) {
         return Err(format!(
             "`{name}` in `{braced}` is not a variable name; a name has letters, digits, `_` \
-             and `%XX` escapes"
+             and `%XX` escapes, with single dots between them"
         ));
     }
     Ok(name.to_owned())
 }
 
+/// RFC 6570 `varname`: letters, digits, `_` and `%XX`, with single dots between them.
 fn valid_name(name: &str) -> bool {
     let bytes = name.as_bytes();
     let mut i = 0;
-    while i < bytes.len() {
-        match bytes[i] {
+    while let Some(&b) = bytes.get(i) {
+        i += match b {
             b'%' if bytes
                 .get(i + 1..i + 3)
-                .is_some_and(|h| h.iter().all(u8::is_ascii_hexdigit)) =>
+                .is_some_and(|hex| hex.iter().all(u8::is_ascii_hexdigit)) =>
             {
-                i += 3;
+                3
             }
-            b if b.is_ascii_alphanumeric() || b == b'_' => i += 1,
+            b'.' if i > 0 && i + 1 < bytes.len() && bytes[i - 1] != b'.' => 1,
+            b if b.is_ascii_alphanumeric() || b == b'_' => 1,
             _ => return false,
-        }
+        };
     }
     true
 }
@@ -176,12 +190,12 @@ mod tests {
         assert!(variables("file:///README.md").is_empty());
         assert_eq!(variables("notes://{id}"), ["id"]);
         assert_eq!(
-            variables("test://{+base}/x{/path*}{?q,lang:2}{&page}{#frag}{.ext}{;p}/{id}/{id}"),
+            variables("test://{+base*}/x{/path*}{?q,lang:2}{&page}{#frag}{.ext}{;p}/{id}/{id}"),
             [
                 "base", "path", "q", "lang", "page", "frag", "ext", "p", "id"
             ]
         );
-        assert_eq!(variables("a:{caf%C3%A9}"), ["caf%C3%A9"]);
+        assert_eq!(variables("a:{caf%C3%A9,a.b}"), ["caf%C3%A9", "a.b"]);
     }
 
     #[test]
@@ -199,6 +213,12 @@ mod tests {
             ("test://{|x}", "the operator `|` of `{|x}` is reserved"),
             ("test://{a,}", "`{a,}` has an empty variable name"),
             ("test://{a-b}", "`a-b` in `{a-b}` is not a variable name"),
+            ("test://{a..b}", "`a..b` in `{a..b}` is not a variable name"),
+            (
+                "test://{a*}",
+                "`a*` in `{a*}`: explode (`*`) is supported only in",
+            ),
+            ("test://{?a*}", "`a*` in `{?a*}`: explode"),
             ("test://{a:0}", "the prefix length `:0` in `{a:0}`"),
             ("test://{a:10000}", "the prefix length `:10000`"),
             (

@@ -12,4 +12,10 @@ fn reserved(id: String) -> String {
     id
 }
 
+/// An explode where a value cannot span `/`.
+#[mcp_resource("notes://{id*}")]
+fn exploded(id: String) -> String {
+    id
+}
+
 fn main() {}

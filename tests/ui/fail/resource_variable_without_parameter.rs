@@ -6,4 +6,10 @@ fn note(folder: String) -> String {
     folder
 }
 
+/// A variable no identifier can name.
+#[mcp_resource("notes://{note.id}")]
+fn dotted() -> String {
+    String::new()
+}
+
 fn main() {}
