@@ -416,9 +416,9 @@ pub mod prelude {
     pub use crate::{mcp_prompt, mcp_resource, mcp_tool, mcp_tool_type};
     pub use toolwright_runtime::{
         Answer, Args, AskError, Cancellation, Completing, Completion, Content, Context, Elicit,
-        Inject, IntoContents, IntoPrompt, IntoToolOutput, ItemInfo, ItemKind, Json, Log, Messages,
-        Progress, Prompt, PromptMessage, Resource, Roots, Sample, Server, State, Structured, Text,
-        ToolError, ToolOutput,
+        EmbeddedResource, Inject, IntoContents, IntoPrompt, IntoToolOutput, ItemInfo, ItemKind,
+        Json, Log, Messages, Progress, Prompt, PromptMessage, Resource, Roots, Sample, Server,
+        State, Structured, Text, ToolError, ToolOutput,
     };
 }
 
