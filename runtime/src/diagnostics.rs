@@ -19,11 +19,24 @@ pub(crate) fn error(message: std::fmt::Arguments<'_>) {
 /// event of target `toolwright` (fields `tool`, `reference`) when a subscriber takes one, or
 /// else a line on stderr.
 pub(crate) fn masked(tool: &str, reference: &str, detail: &str) {
+    masked_item("tool", tool, reference, detail);
+}
+
+/// As [`masked`], for an item of any kind (`tool`, `prompt`, `resource`), which the event
+/// names by its kind.
+pub(crate) fn masked_item(kind: &str, name: &str, reference: &str, detail: &str) {
     if tracing::enabled!(target: "toolwright", tracing::Level::ERROR) {
-        tracing::error!(target: "toolwright", tool, reference, "tool `{tool}` failed (ref {reference}): {detail}");
+        match kind {
+            "tool" => {
+                tracing::error!(target: "toolwright", tool = name, reference, "tool `{name}` failed (ref {reference}): {detail}")
+            }
+            _ => {
+                tracing::error!(target: "toolwright", item = name, kind, reference, "{kind} `{name}` failed (ref {reference}): {detail}")
+            }
+        }
     } else {
         error(format_args!(
-            "tool `{tool}` failed (ref {reference}): {detail}"
+            "{kind} `{name}` failed (ref {reference}): {detail}"
         ));
     }
 }

@@ -285,6 +285,12 @@ fn arguments_that_do_not_bind_are_invalid_params_naming_them() {
         )
         .unwrap_err();
         assert_eq!(no_such_tone.code, -32602, "{revision}");
+        // `from` is mended from its string; what is left to fix is the tone.
+        assert!(
+            no_such_tone.message.contains("`tone`"),
+            "{revision}: {}",
+            no_such_tone.message
+        );
     }
 }
 

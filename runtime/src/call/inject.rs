@@ -37,7 +37,7 @@ use crate::tools::ToolOutput;
 /// }
 /// ```
 #[diagnostic::on_unimplemented(
-    message = "`{Self}` cannot be injected into a tool",
+    message = "`{Self}` cannot be injected into a tool, prompt or resource",
     label = "not injectable",
     note = "if `{Self}` is an argument the client sends, mark the parameter `#[arg]`",
     note = "the server injects `Context`, `Progress`, `Cancellation`, `Log`, `State<T>`, `Elicit<T>`, `Sample`, `Roots`, and types that implement `Inject`"

@@ -146,7 +146,12 @@ pub(crate) fn get_result(
         }
         PromptRepr::Failed(message) => Rendered::error(id, &ProtocolError::internal(message)),
         PromptRepr::Internal(detail) => {
-            let error = masked_error(renderer.name, renderer.expose_internal_errors, &detail);
+            let error = masked_error(
+                "prompt",
+                renderer.name,
+                renderer.expose_internal_errors,
+                &detail,
+            );
             Rendered::error(id, &error)
         }
     }

@@ -167,7 +167,12 @@ pub(crate) fn read_result(
         }
         ResourceRepr::Failed(message) => Rendered::error(id, &ProtocolError::internal(message)),
         ResourceRepr::Internal(detail) => {
-            let error = masked_error(renderer.name, renderer.expose_internal_errors, &detail);
+            let error = masked_error(
+                "resource",
+                renderer.name,
+                renderer.expose_internal_errors,
+                &detail,
+            );
             Rendered::error(id, &error)
         }
     }

@@ -144,7 +144,7 @@ impl Session {
                     }
                     Err(detail) => {
                         let expose = engine.expose_internal_errors;
-                        Rendered::error(id, &masked_error(owner, expose, &detail))
+                        Rendered::error(id, &masked_error("completion of", owner, expose, &detail))
                     }
                 },
             ),

@@ -35,6 +35,22 @@ use crate::server::reply::{Reply, id_in_use, log_level};
 use crate::server::session::{Handshake, RequestScope, Session};
 use crate::server::skills;
 
+/// The methods of prompts, resources, completion and the skills extension (served when the
+/// server offers them; a session must be initialized first, as for tools).
+const SERVED: [&str; 11] = [
+    "prompts/list",
+    "prompts/get",
+    "resources/list",
+    "resources/templates/list",
+    "resources/read",
+    "resources/subscribe",
+    "resources/unsubscribe",
+    "completion/complete",
+    "skills/list",
+    "skills/get",
+    "resources/directory/read",
+];
+
 impl Session {
     pub(crate) fn request(
         &self,
@@ -78,6 +94,7 @@ impl Session {
                 *self.log_level.lock().unwrap_or_else(|e| e.into_inner()) = level;
                 Ok(Reply::Now(jsonrpc::result_line(id, &serde_json::json!({}))))
             }
+            _ if !SERVED.contains(&method) => Err(ProtocolError::method_not_found(method)),
             _ => {
                 let version = self.version()?;
                 let request = Request {
@@ -92,7 +109,7 @@ impl Session {
         }
     }
 
-    /// A request for prompts, resources or completion, in either era; method-not-found for any
+    /// A request for prompts, resources, completion or skills, in either era; method-not-found for any
     /// other, and for those the server does not offer (it declared no such capability).
     fn served(
         &self,

@@ -26,6 +26,7 @@ pub(crate) mod session;
 
 mod calls;
 mod lists;
+
 mod skills;
 
 mod reads;

@@ -118,7 +118,7 @@ impl Arguments {
             Ok(value) => value,
             Err(error) => match rewritten(&json, self.decoding.as_deref()) {
                 Some(rewritten) => {
-                    let value = bind(&rewritten).map_err(|_| error)?;
+                    let value = bind(&rewritten).map_err(|again| remaining(error, again))?;
                     json = Cow::Owned(rewritten);
                     value
                 }
@@ -135,6 +135,17 @@ impl Arguments {
             })?;
         }
         Ok(value)
+    }
+}
+
+/// What to tell the client when the arguments fail as sent (`first`) and again once rewritten
+/// (`again`): the first error where both name the same value, which it shows as the client sent
+/// it; else the second, since the rewrite mended the value the first names and what is left is
+/// what the client must fix.
+fn remaining(first: ToolOutput, again: ToolOutput) -> ToolOutput {
+    match (first.bind_error_path(), again.bind_error_path()) {
+        (Some(a), Some(b)) if a == b => first,
+        _ => again,
     }
 }
 

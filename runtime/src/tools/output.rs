@@ -179,6 +179,14 @@ impl ToolOutput {
         self
     }
 
+    /// The path of the value arguments that did not bind were refused for.
+    pub(crate) fn bind_error_path(&self) -> Option<&str> {
+        match &self.repr {
+            Repr::InvalidArguments(error) => Some(&error.path),
+            _ => None,
+        }
+    }
+
     /// What arguments that did not bind were refused with; the output itself otherwise.
     pub(crate) fn into_bind_error(self) -> Result<BindError, ToolOutput> {
         match self.repr {

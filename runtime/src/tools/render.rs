@@ -286,10 +286,11 @@ fn write_json<T: Serialize + ?Sized>(out: &mut Vec<u8>, value: &T) {
 }
 
 /// A failure the client must not see in detail: logged with a reference, answered with a
-/// protocol error (for requests that have no error result of their own, unlike tools).
-pub(crate) fn masked_error(name: &str, expose: bool, detail: &str) -> ProtocolError {
+/// protocol error (for requests that have no error result of their own, unlike tools: a
+/// prompt's, a resource's, a completion function's; `kind` says which).
+pub(crate) fn masked_error(kind: &str, name: &str, expose: bool, detail: &str) -> ProtocolError {
     let reference = diagnostics::next_reference();
-    diagnostics::masked(name, &reference, detail);
+    diagnostics::masked_item(kind, name, &reference, detail);
     match expose {
         true => ProtocolError::internal(format_args!("(ref {reference}) {detail}")),
         false => ProtocolError::internal(format_args!("(ref {reference})")),
