@@ -2,24 +2,30 @@
 //! methods are the tools. `export_notes` is long-running: it reports progress and stops when
 //! the client cancels it. `delete_tagged` asks the user to confirm before it deletes anything.
 //! `lock_notes` takes the tools that change notes away while the notes are locked, and clients
-//! hear that the tool list changed. Every call goes through two middlewares: an audit log (a `tracing` event per call, shown on
-//! stderr with `NOTES_LOG=info`) and a time limit, longer for the tools tagged `long`.
+//! hear that the tool list changed. Every call goes through two middlewares: an audit log (a
+//! `tracing` event per call, shown on stderr with `NOTES_LOG=info`) and a time limit, longer for
+//! the tools tagged `long`.
+//!
+//! Each note is also a resource, `notes://{id}`, whose id completes from the notes there are;
+//! a client that subscribes to one hears when it changes or goes. The `summarize` prompt asks
+//! the model to summarize the notes with a tag, which completes from the tags in use.
 //!
 //! ```sh
 //! cargo run --example notes -- call add_note '{"text": "buy milk", "tags": ["errands"]}'
+//! cargo run --example notes -- get summarize '{"tag": "errands"}'
 //! ```
 
 use std::collections::BTreeMap;
 use std::process::ExitCode;
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use toolwright::middleware::{self, Next, ToolCall};
 use toolwright::prelude::*;
-use toolwright::{ServerHandle, ToolOutput};
+use toolwright::{Completing, ServerHandle, ToolOutput};
 
 /// The notes, in memory; all calls share one `Notes`.
 #[derive(Default)]
@@ -66,6 +72,34 @@ impl Notes {
     fn lock(&self) -> std::sync::MutexGuard<'_, BTreeMap<u64, Note>> {
         self.notes.lock().unwrap_or_else(|e| e.into_inner())
     }
+
+    /// The URI of note `id`, as a resource.
+    fn uri(id: u64) -> String {
+        format!("notes://{id}")
+    }
+
+    /// Note ids that start with what the user typed, for the `id` of `notes://{id}`.
+    fn ids(completing: Completing) -> Vec<String> {
+        let Some(notes) = completing.state::<Notes>() else {
+            return Vec::new();
+        };
+        let ids = notes.lock().keys().map(u64::to_string).collect::<Vec<_>>();
+        ids.into_iter()
+            .filter(|id| id.starts_with(completing.value()))
+            .collect()
+    }
+
+    /// The tags in use that start with what the user typed.
+    fn tags(completing: Completing) -> Vec<String> {
+        let Some(notes) = completing.state::<Notes>() else {
+            return Vec::new();
+        };
+        let tags: std::collections::BTreeSet<String> =
+            notes.snapshot().into_iter().flat_map(|n| n.tags).collect();
+        tags.into_iter()
+            .filter(|tag| tag.starts_with(completing.value()))
+            .collect()
+    }
 }
 
 #[mcp_tool_type]
@@ -94,6 +128,36 @@ impl Notes {
         Ok(note)
     }
 
+    /// A note, by id.
+    ///
+    /// # Arguments
+    /// * `id` - The note's id.
+    #[mcp_resource("notes://{id}", mime_type = "application/json")]
+    fn note(&self, #[arg(complete = Self::ids)] id: u64) -> Option<Json<Note>> {
+        self.lock().get(&id).cloned().map(Json)
+    }
+
+    /// Asks the model to summarize the notes, or those with a tag.
+    ///
+    /// # Arguments
+    /// * `tag` - Only the notes with this tag.
+    #[mcp_prompt]
+    fn summarize(&self, #[arg(complete = Self::tags)] tag: Option<String>) -> Messages {
+        let notes: Vec<String> = self
+            .snapshot()
+            .into_iter()
+            .filter(|n| tag.as_ref().is_none_or(|t| n.tags.contains(t)))
+            .map(|n| format!("- {}", n.text))
+            .collect();
+        let which = tag.map_or("my notes".to_owned(), |t| format!("my notes tagged {t}"));
+        Messages::new()
+            .description(format!("A summary of {which}"))
+            .user(format!(
+                "Summarize {which} in two sentences:\n{}",
+                notes.join("\n")
+            ))
+    }
+
     /// Lists the notes, oldest first.
     ///
     /// # Arguments
@@ -108,11 +172,16 @@ impl Notes {
         NoteList { notes }
     }
 
-    /// Deletes a note.
+    /// Deletes a note. Clients that subscribed to it hear that it changed.
     #[mcp_tool(destructive, idempotent, open_world = false)]
-    fn delete_note(&self, id: u64) -> Result<String, ToolError> {
-        match self.lock().remove(&id) {
-            Some(_) => Ok(format!("deleted note {id}")),
+    fn delete_note(&self, id: u64, server: State<ServerHandle>) -> Result<String, ToolError> {
+        let removed = self.lock().remove(&id);
+        match removed {
+            Some(_) => {
+                // A server that stopped has no subscribers left to tell.
+                let _ = server.resource_updated(&Notes::uri(id));
+                Ok(format!("deleted note {id}"))
+            }
             None => Err(ToolError::new(format!("there is no note {id}"))),
         }
     }
@@ -190,7 +259,12 @@ impl Notes {
     /// # Arguments
     /// * `tag` - The tag of the notes to delete.
     #[mcp_tool(destructive, idempotent, open_world = false)]
-    async fn delete_tagged(&self, tag: String, ask: Elicit<Confirm>) -> Result<String, ToolError> {
+    async fn delete_tagged(
+        &self,
+        tag: String,
+        ask: Elicit<Confirm>,
+        server: State<ServerHandle>,
+    ) -> Result<String, ToolError> {
         // On 2026-07-28 the code before the answer runs again in every round: it only looks.
         let count = self
             .snapshot()
@@ -203,13 +277,18 @@ impl Notes {
         let question = format!("Delete {count} notes tagged {tag}?");
         match ask.form(question).await? {
             Answer::Accept(Confirm { confirm: true }) => {
-                let mut notes = self.lock();
-                let before = notes.len();
-                notes.retain(|_, note| !note.tags.contains(&tag));
-                Ok(format!(
-                    "deleted {} notes tagged {tag}",
-                    before - notes.len()
-                ))
+                let mut gone = Vec::new();
+                self.lock().retain(|&id, note| {
+                    let tagged = note.tags.contains(&tag);
+                    if tagged {
+                        gone.push(id);
+                    }
+                    !tagged
+                });
+                for id in &gone {
+                    let _ = server.resource_updated(&Notes::uri(*id));
+                }
+                Ok(format!("deleted {} notes tagged {tag}", gone.len()))
             }
             _ => Ok(format!("kept the notes tagged {tag}")),
         }
@@ -242,6 +321,7 @@ async fn time_limit(call: ToolCall, next: Next) -> ToolOutput {
 }
 
 fn server() -> Server {
+    let notes = Arc::new(Notes::default());
     let mut server = toolwright::server!();
     // `lock_notes` changes the tool set through the server's handle.
     let handle = server.handle();
@@ -252,7 +332,10 @@ fn server() -> Server {
         .state(Limits {
             max_note_len: 10_000,
         })
-        .tools(Notes::default())
+        // The notes serve the tools, the resource and the prompt, and, as state, the
+        // completion functions.
+        .shared_tools(Arc::clone(&notes))
+        .shared_state(notes)
         .layer(middleware::from_fn(audit))
         .layer(middleware::from_fn(time_limit))
 }
@@ -372,6 +455,75 @@ mod tests {
         assert!(client.call("add_note", json!({"text": "x"})).is_err());
         client.call("lock_notes", json!({"locked": false})).unwrap();
         assert_eq!(names(&mut client).len(), 6);
+    }
+
+    #[test]
+    fn each_note_is_a_resource_and_the_summary_a_prompt_in_every_revision() {
+        for revision in ProtocolVersion::ALL {
+            let mut client = Client::connect(server(), revision).unwrap();
+            for (text, tag) in [("milk", "shop"), ("call Ada", "work")] {
+                client
+                    .call("add_note", json!({"text": text, "tags": [tag]}))
+                    .unwrap();
+            }
+            let templates = client.list_resource_templates().unwrap();
+            assert_eq!(templates[0]["uriTemplate"], "notes://{id}", "{revision}");
+            let read = client.read_resource("notes://2").unwrap();
+            let note: Note =
+                serde_json::from_str(read["contents"][0]["text"].as_str().unwrap()).unwrap();
+            assert_eq!(note.text, "call Ada", "{revision}");
+            let missing = client.read_resource("notes://9").unwrap_err();
+            assert_eq!(
+                missing.data,
+                Some(json!({"uri": "notes://9"})),
+                "{revision}"
+            );
+            let summary = client
+                .get_prompt("summarize", json!({"tag": "work"}))
+                .unwrap();
+            assert_eq!(summary["description"], "A summary of my notes tagged work");
+            let text = summary["messages"][0]["content"]["text"].as_str().unwrap();
+            assert!(text.ends_with("\n- call Ada"), "{revision}: {text}");
+        }
+    }
+
+    #[test]
+    fn ids_and_tags_complete_from_the_notes() {
+        let mut client = Client::new(server()).unwrap();
+        for (text, tag) in [("a", "shop"), ("b", "school"), ("c", "work")] {
+            client
+                .call("add_note", json!({"text": text, "tags": [tag]}))
+                .unwrap();
+        }
+        let tags = client
+            .complete_prompt_argument("summarize", "tag", "s", json!({}))
+            .unwrap();
+        assert_eq!(tags["values"], json!(["school", "shop"]));
+        let ids = client
+            .complete_template_variable("notes://{id}", "id", "", json!({}))
+            .unwrap();
+        assert_eq!(ids["values"], json!(["1", "2", "3"]));
+    }
+
+    #[test]
+    fn a_subscriber_hears_that_its_note_went() {
+        for revision in [ProtocolVersion::V2025_11_25, ProtocolVersion::V2026_07_28] {
+            let mut client = Client::connect(server(), revision).unwrap();
+            client.call("add_note", json!({"text": "a"})).unwrap();
+            client.subscribe("notes://1").unwrap();
+            client.call("delete_note", json!({"id": 1})).unwrap();
+            let heard: serde_json::Value = serde_json::from_str(&client.next_line()).unwrap();
+            assert_eq!(
+                heard["method"], "notifications/resources/updated",
+                "{revision}"
+            );
+            assert_eq!(heard["params"]["uri"], "notes://1", "{revision}");
+            // On 2026-07-28 it comes on the listen stream the subscription opened, tagged.
+            let tagged = heard["params"]["_meta"]
+                .get("io.modelcontextprotocol/subscriptionId")
+                .is_some();
+            assert_eq!(tagged, revision == ProtocolVersion::V2026_07_28);
+        }
     }
 
     #[test]

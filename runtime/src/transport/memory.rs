@@ -278,10 +278,13 @@ impl Conversation {
     }
 
     #[cfg(feature = "testing")]
-    /// The messages received so far that answered nothing yet awaited (notifications, the
-    /// server's requests).
+    /// The messages received so far about the requests made (their progress and log messages,
+    /// the server's requests); those about no request (a list or a resource that changed, a
+    /// listen stream's) stay for [`Conversation::next`] and [`Conversation::next_line`].
     pub(crate) fn take(&mut self) -> Vec<Value> {
-        self.early.drain(..).collect()
+        let (standing, taken) = self.early.drain(..).partition(standing);
+        self.early = standing;
+        taken.into()
     }
 
     /// The client's answer to a request of the server's: the result, or an error ("method not
@@ -352,4 +355,17 @@ mod tests {
             assert_eq!(answer["result"]["tools"], json!([]), "{revision}");
         }
     }
+}
+
+/// Whether a message is about no request: a list or a resource that changed, or a message of a
+/// `subscriptions/listen` stream.
+#[cfg(feature = "testing")]
+fn standing(message: &Value) -> bool {
+    let method = message["method"].as_str().unwrap_or_default();
+    method.ends_with("/list_changed")
+        || method == "notifications/resources/updated"
+        || method == "notifications/subscriptions/acknowledged"
+        || message["params"]["_meta"]
+            .get(crate::protocol::params::SUBSCRIPTION_ID)
+            .is_some()
 }
