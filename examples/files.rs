@@ -1,5 +1,6 @@
 //! A file server confined to the directories it is given on its command line and to the
-//! client's roots: it lists, reads and describes files there, and nothing outside.
+//! client's roots: it lists, reads and describes files there, and nothing outside. Every file
+//! in those directories is also a resource, `file:///{+path}`, read only inside them.
 //!
 //! ```sh
 //! cargo run --example files -- ~/projects list
@@ -183,6 +184,35 @@ async fn get_file_info(
     })
 }
 
+/// A file inside one of the server's directories, as a resource: text when it is UTF-8, its
+/// bytes otherwise. A file outside them, or one that does not exist, is not found; so is a
+/// link out of them. (The template refuses a `.` or `..` segment, plain or encoded, and a path
+/// that is absolute after the scheme's `/`, before this runs.)
+///
+/// # Arguments
+/// * `path` - The file's absolute path, without its first `/`.
+#[mcp_resource("file:///{+path}")]
+async fn file(path: String, config: State<Config>) -> Result<Option<EmbeddedResource>, String> {
+    let wanted = format!("/{path}");
+    let Ok(resolved) = tokio::fs::canonicalize(&wanted).await else {
+        return Ok(None);
+    };
+    if !config.dirs.iter().any(|dir| resolved.starts_with(dir)) || !resolved.is_file() {
+        return Ok(None);
+    }
+    let bytes = tokio::fs::read(&resolved)
+        .await
+        .map_err(|e| format!("cannot read `{wanted}`: {e}"))?;
+    let uri = format!("file:///{path}");
+    Ok(Some(match String::from_utf8(bytes) {
+        Ok(text) => EmbeddedResource::text(uri, text).mime_type("text/plain"),
+        Err(bytes) => {
+            let mime_type = mime_type(&resolved).unwrap_or("application/octet-stream");
+            EmbeddedResource::blob(uri, bytes.as_bytes()).mime_type(mime_type)
+        }
+    }))
+}
+
 /// Where a call may read: the command line's directories and, when the client has them, its
 /// roots (asked once per session).
 async fn allowed(config: &Config, roots: &Roots) -> Result<Vec<PathBuf>, ToolError> {
@@ -284,7 +314,18 @@ fn server(dirs: Vec<PathBuf>) -> Server {
 fn main() -> ExitCode {
     // `files DIR... [COMMAND]`: the directories first, then toolwright's command line.
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let commands = ["serve", "list", "call", "help", "--help", "-h"];
+    let commands = [
+        "serve",
+        "list",
+        "call",
+        "prompts",
+        "get",
+        "resources",
+        "read",
+        "help",
+        "--help",
+        "-h",
+    ];
     let split = args.iter().position(|a| commands.contains(&a.as_str()));
     let (dirs, rest) = args.split_at(split.unwrap_or(args.len()));
     let command = match Command::parse(rest) {
@@ -438,6 +479,57 @@ mod tests {
             .unwrap();
         assert_eq!(read.text(), "one\ntwo\nthree\n");
         let _ = std::fs::remove_dir_all(dir);
+    }
+
+    #[test]
+    #[cfg(unix)]
+    fn files_are_resources_read_inside_the_directories_and_nowhere_else() {
+        let root = sandbox("resources");
+        let dir = root.join("served");
+        std::fs::create_dir_all(dir.join("sub")).unwrap();
+        std::fs::write(dir.join("sub/in.txt"), "inside").unwrap();
+        std::fs::write(root.join("secret.txt"), "outside").unwrap();
+        std::os::unix::fs::symlink(root.join("secret.txt"), dir.join("link.txt")).unwrap();
+        let served = dir.display().to_string();
+        let uri = |path: &str| format!("file://{path}");
+        for revision in [ProtocolVersion::V2025_11_25, ProtocolVersion::V2026_07_28] {
+            let mut client = Client::connect(server(vec![dir.clone()]), revision).unwrap();
+            let read = client
+                .read_resource(&uri(&format!("{served}/sub/in.txt")))
+                .unwrap();
+            assert_eq!(read["contents"][0]["text"], "inside", "{revision}");
+            let secret = root.join("secret.txt").display().to_string();
+            let attempts = [
+                // Plain and encoded climbs, refused by the template before the function runs.
+                (format!("{served}/../secret.txt"), "climbs"),
+                (format!("{served}/sub/../../secret.txt"), "climbs"),
+                (format!("{served}/%2e%2e/secret.txt"), "climbs"),
+                (format!("{served}/%2E%2e/secret.txt"), "climbs"),
+                (format!("{served}/sub/..%2f..%2fsecret.txt"), "climbs"),
+                // An absolute path after the scheme's `/`.
+                (format!("/{secret}"), "absolute"),
+                // A real file outside, and a link from inside to it: not found.
+                (secret.clone(), "not found"),
+                (format!("{served}/link.txt"), "not found"),
+                (format!("{served}/missing.txt"), "not found"),
+                (format!("{served}/sub"), "not found"),
+            ];
+            for (path, why) in attempts {
+                let refused = client.read_resource(&uri(&path)).unwrap_err();
+                let not_found = match revision {
+                    ProtocolVersion::V2026_07_28 => -32602,
+                    _ => -32002,
+                };
+                assert_eq!(refused.code, not_found, "{revision} {path}: {refused}");
+                let said = format!("{refused}");
+                assert!(
+                    why == "not found" || said.contains(why),
+                    "{revision} {path}: {said}"
+                );
+                assert!(!said.contains("outside\""), "{said}");
+            }
+        }
+        let _ = std::fs::remove_dir_all(root);
     }
 
     #[test]
