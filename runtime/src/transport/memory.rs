@@ -338,6 +338,19 @@ impl Conversation {
     }
 }
 
+/// Whether a message is about no request: a list or a resource that changed, or a message of a
+/// `subscriptions/listen` stream.
+#[cfg(feature = "testing")]
+fn standing(message: &Value) -> bool {
+    let method = message["method"].as_str().unwrap_or_default();
+    method.ends_with("/list_changed")
+        || method == "notifications/resources/updated"
+        || method == "notifications/subscriptions/acknowledged"
+        || message["params"]["_meta"]
+            .get(crate::protocol::params::SUBSCRIPTION_ID)
+            .is_some()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -355,17 +368,4 @@ mod tests {
             assert_eq!(answer["result"]["tools"], json!([]), "{revision}");
         }
     }
-}
-
-/// Whether a message is about no request: a list or a resource that changed, or a message of a
-/// `subscriptions/listen` stream.
-#[cfg(feature = "testing")]
-fn standing(message: &Value) -> bool {
-    let method = message["method"].as_str().unwrap_or_default();
-    method.ends_with("/list_changed")
-        || method == "notifications/resources/updated"
-        || method == "notifications/subscriptions/acknowledged"
-        || message["params"]["_meta"]
-            .get(crate::protocol::params::SUBSCRIPTION_ID)
-            .is_some()
 }
