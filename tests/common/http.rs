@@ -146,7 +146,12 @@ pub fn modern(addr: SocketAddr, id: i64, method: &str, mut params: Value) -> Req
         .header("MCP-Protocol-Version", "2026-07-28")
         .header("Mcp-Method", method)
         .body(body.to_string().into_bytes());
-    if let Some(name) = params["name"].as_str() {
+    // What the request names: the tool or prompt, or the URI read.
+    let named = match method {
+        "resources/read" => params["uri"].as_str(),
+        _ => params["name"].as_str(),
+    };
+    if let Some(name) = named {
         request = request.header("Mcp-Name", name);
     }
     request
