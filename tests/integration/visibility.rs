@@ -149,3 +149,96 @@ fn an_in_process_caller_carries_extensions_to_the_rule_and_the_tool() {
         assert_eq!(error.message, "Unknown tool: reprice", "{revision}");
     }
 }
+
+/// The prices, for staff.
+#[mcp_prompt(tags("admin"))]
+fn pricing_review() -> &'static str {
+    "Review the prices."
+}
+
+/// A greeting anyone may use.
+#[mcp_prompt]
+fn greeting() -> &'static str {
+    "Hello."
+}
+
+/// The price list, for staff.
+#[mcp_resource("shop://prices", tags("admin"))]
+fn prices() -> &'static str {
+    "a book: 10"
+}
+
+/// An order, for staff.
+#[mcp_resource("shop://orders/{id}", tags("admin"))]
+fn order(id: u32) -> String {
+    format!("order {id}")
+}
+
+/// The catalogue.
+#[mcp_resource("shop://catalogue")]
+fn catalogue() -> &'static str {
+    "three books"
+}
+
+fn listed(entries: Vec<serde_json::Value>, key: &str) -> Vec<String> {
+    entries
+        .iter()
+        .map(|e| e[key].as_str().unwrap().to_owned())
+        .collect()
+}
+
+#[test]
+fn tags_and_the_rule_hide_prompts_and_resources_too() {
+    let server = || {
+        Server::new("shop", "1")
+            .prompt::<pricing_review>()
+            .prompt::<greeting>()
+            .resource::<prices>()
+            .resource::<order>()
+            .resource::<catalogue>()
+            .visibility(|item, caller| {
+                !item.has_tag("admin") || caller.extension::<Subject>().is_some_and(|s| s.admin)
+            })
+    };
+    for revision in ProtocolVersion::ALL {
+        let mut anonymous = Client::connect(server(), revision).unwrap();
+        let prompts = listed(anonymous.list_prompts().unwrap(), "name");
+        assert_eq!(prompts, ["greeting"], "{revision}");
+        let resources = listed(anonymous.list_resources().unwrap(), "uri");
+        assert_eq!(resources, ["shop://catalogue"], "{revision}");
+        assert!(anonymous.list_resource_templates().unwrap().is_empty());
+        let hidden = anonymous
+            .get_prompt("pricing_review", json!({}))
+            .unwrap_err();
+        assert_eq!(
+            hidden.message, "Unknown prompt: pricing_review",
+            "{revision}"
+        );
+        for uri in ["shop://prices", "shop://orders/1"] {
+            let hidden = anonymous.read_resource(uri).unwrap_err();
+            assert_eq!(hidden.data, Some(json!({"uri": uri})), "{revision}");
+        }
+        let staff = Subject {
+            name: "ada",
+            admin: true,
+        };
+        let mut staff = Client::connect(server(), revision)
+            .unwrap()
+            .extension(staff);
+        assert_eq!(listed(staff.list_prompts().unwrap(), "name").len(), 2);
+        let read = staff.read_resource("shop://orders/7").unwrap();
+        assert_eq!(read["contents"][0]["text"], "order 7", "{revision}");
+    }
+    let built = Server::new("shop", "1")
+        .prompt::<pricing_review>()
+        .prompt::<greeting>()
+        .resource::<prices>()
+        .resource::<catalogue>()
+        .without_tags(["admin"]);
+    let mut client = Client::new(built).unwrap();
+    assert_eq!(listed(client.list_prompts().unwrap(), "name"), ["greeting"]);
+    assert_eq!(
+        listed(client.list_resources().unwrap(), "uri"),
+        ["shop://catalogue"]
+    );
+}
