@@ -226,3 +226,45 @@ fn a_skill_a_host_would_refuse_stops_the_server() {
     assert!(said.starts_with("the skills cannot be served: "), "{said}");
     assert!(said.contains("`refund`"), "{said}");
 }
+
+#[test]
+fn capabilities_offer_what_the_server_serves_as_each_revision_defines() {
+    use crate::common::PipedServer;
+    for revision in ProtocolVersion::ALL {
+        if revision == ProtocolVersion::V2026_07_28 {
+            continue;
+        }
+        let (server, _handle) = server();
+        let mut piped = PipedServer::start(server);
+        let init = piped.client.initialize(revision.as_str());
+        let capabilities = &init["result"]["capabilities"];
+        assert_eq!(
+            capabilities["prompts"],
+            json!({"listChanged": true}),
+            "{revision}"
+        );
+        assert_eq!(
+            capabilities["resources"],
+            json!({"subscribe": true, "listChanged": true}),
+            "{revision}"
+        );
+        // `completions` exists from 2025-03-26; 2024-11-05 answers without announcing it.
+        assert_eq!(
+            capabilities.get("completions").is_some(),
+            revision.has_completions_capability(),
+            "{revision}"
+        );
+    }
+    let tools_only = Server::new("tools", "1");
+    let mut piped = PipedServer::start(tools_only);
+    let init = piped.client.initialize("2025-11-25");
+    let capabilities = &init["result"]["capabilities"];
+    for absent in ["prompts", "resources", "completions", "extensions"] {
+        assert!(
+            capabilities.get(absent).is_none(),
+            "{absent}: {capabilities}"
+        );
+    }
+    let refused = piped.client.request("prompts/list", json!({}));
+    assert_eq!(refused["error"]["code"], -32601, "{refused}");
+}
