@@ -125,6 +125,19 @@ async fn wait(cancel: Cancellation) -> &'static str {
     "cancelled"
 }
 
+/// A hint, as a prompt.
+#[mcp_prompt]
+fn hint() -> &'static str {
+    tracing::info!("hinting");
+    "Think first."
+}
+
+/// A page, as a resource.
+#[mcp_resource("pages://{n}")]
+fn page(n: u32) -> String {
+    format!("page {n}")
+}
+
 fn server() -> Server {
     Server::new("traced", "1").discover()
 }
@@ -213,6 +226,22 @@ fn spans_and_events_of_every_request() {
             == Some("cancelled")
     });
     assert!(ended, "{:?}", capture.request("tools/call", "8"));
+
+    // A prompt's and a resource's request are named by what they get and read.
+    client.get_prompt("hint", json!({})).unwrap();
+    let (span, fields) = capture.request("prompts/get", "9");
+    assert_eq!(fields["gen_ai.prompt.name"], "hint");
+    assert_eq!(fields["otel.name"], "prompts/get hint");
+    assert_eq!(fields["outcome"], "ok");
+    let events = capture.events_in(span);
+    assert!(events.iter().any(|e| e["message"] == "hinting"), "{events:?}");
+    client.read_resource("pages://3").unwrap();
+    let (_, fields) = capture.request("resources/read", "10");
+    assert_eq!(fields["mcp.resource.uri"], "pages://3");
+    assert_eq!(fields["otel.name"], "resources/read pages://3");
+    client.read_resource("pages://x").unwrap_err();
+    let (_, fields) = capture.request("resources/read", "11");
+    assert_eq!(fields["error.code"], "-32602", "{fields:?}");
 
     // 2026-07-28: the revision is the request's own.
     let mut modern = Client::connect(server(), ProtocolVersion::V2026_07_28).unwrap();
