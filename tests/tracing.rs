@@ -234,7 +234,10 @@ fn spans_and_events_of_every_request() {
     assert_eq!(fields["otel.name"], "prompts/get hint");
     assert_eq!(fields["outcome"], "ok");
     let events = capture.events_in(span);
-    assert!(events.iter().any(|e| e["message"] == "hinting"), "{events:?}");
+    assert!(
+        events.iter().any(|e| e["message"] == "hinting"),
+        "{events:?}"
+    );
     client.read_resource("pages://3").unwrap();
     let (_, fields) = capture.request("resources/read", "10");
     assert_eq!(fields["mcp.resource.uri"], "pages://3");

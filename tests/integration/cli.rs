@@ -1,4 +1,5 @@
-//! Every server binary is a command line tool too: `list`, `call`, `help`.
+//! Every server binary is a command line tool too: `list`, `call`, `prompts`, `get`,
+//! `resources`, `read`, `help`.
 
 use crate::common;
 
@@ -120,4 +121,46 @@ fn a_server_with_arguments_of_its_own() {
     let output = files(&[root, "serve", "--http"]);
     assert_eq!(output.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&output.stderr).contains("usage: files [DIR...] [COMMAND]"));
+}
+
+fn example(name: &str, args: &[&str]) -> Output {
+    Command::new(common::example(name))
+        .args(args)
+        .current_dir(common::root())
+        .output()
+        .expect("the example runs")
+}
+
+#[test]
+fn prompts_and_resources_are_listed_got_and_read() {
+    let prompts = stdout_json(&example("notes", &["prompts"]));
+    assert_eq!(prompts["prompts"][0]["name"], "summarize");
+    let got = example("notes", &["get", "summarize", r#"{"tag": "shop"}"#]);
+    assert!(got.status.success());
+    assert_eq!(
+        stdout_json(&got)["description"],
+        "A summary of my notes tagged shop"
+    );
+    let listed = stdout_json(&example("memory", &["resources"]));
+    assert_eq!(listed["resources"][0]["uri"], "memory://graph");
+    assert_eq!(
+        listed["resourceTemplates"][0]["uriTemplate"],
+        "memory://entities/{name}"
+    );
+    let read = example("memory", &["read", "memory://graph"]);
+    assert!(read.status.success());
+    let text = stdout_json(&read)["contents"][0]["text"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert_eq!(
+        serde_json::from_str::<Value>(&text).unwrap(),
+        json!({"entities": [], "relations": []})
+    );
+    let missing = example("memory", &["read", "memory://entities/Nobody"]);
+    assert_eq!(missing.status.code(), Some(1));
+    assert_eq!(
+        stdout_json(&missing)["data"]["uri"],
+        "memory://entities/Nobody"
+    );
 }
