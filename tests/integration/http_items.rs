@@ -1,5 +1,6 @@
 //! Prompts and resources over Streamable HTTP: a 2026-07-28 request checked against its
-//! `Mcp-Name` header (the prompt, the URI), the cache hints of lists and reads, the not-found
+//! `Mcp-Name` header (the prompt, the URI), the cache hints of lists and reads (a resource's
+//! own, where it sets them), the not-found
 //! error, and a resource's update reaching its subscriber: on a 2026-07-28 listen stream, and
 //! on a session's GET stream after `resources/subscribe`.
 
@@ -24,6 +25,12 @@ fn page(page: u32) -> Option<String> {
     (page < 10).then(|| format!("page {page}"))
 }
 
+/// The index, for its reader only, and only for a few seconds.
+#[mcp_resource("index://pages", ttl_ms = 5000, cache = "private")]
+fn index() -> &'static str {
+    "pages 0 to 9"
+}
+
 /// Rewrites a page: its subscribers hear of it.
 #[mcp_tool]
 fn rewrite(page: u32, server: State<ServerHandle>) -> String {
@@ -38,6 +45,7 @@ fn server() -> Server {
         .state(handle)
         .prompt::<hello>()
         .resource::<page>()
+        .resource::<index>()
         .tool::<rewrite>()
 }
 

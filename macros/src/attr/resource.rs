@@ -17,6 +17,8 @@ pub(crate) const SIZE: &str = "size";
 pub(crate) const AUDIENCE: &str = "audience";
 pub(crate) const PRIORITY: &str = "priority";
 pub(crate) const LAST_MODIFIED: &str = "last_modified";
+pub(crate) const TTL_MS: &str = "ttl_ms";
+pub(crate) const CACHE: &str = "cache";
 
 const RESOURCE_KEYS: &[&str] = &[
     NAME,
@@ -27,6 +29,8 @@ const RESOURCE_KEYS: &[&str] = &[
     AUDIENCE,
     PRIORITY,
     LAST_MODIFIED,
+    TTL_MS,
+    CACHE,
     ICON,
     META,
     TAGS,
@@ -48,6 +52,10 @@ pub(crate) struct ResourceAttributes {
     pub(crate) priority: Option<f64>,
     /// When it last changed, in ISO 8601.
     pub(crate) last_modified: Option<String>,
+    /// How long a 2026-07-28 client may reuse a read, in milliseconds.
+    pub(crate) ttl_ms: Option<u64>,
+    /// `public` or `private`: with whom a read may be shared.
+    pub(crate) cache: Option<String>,
 }
 
 /// One of a resource's readers.
@@ -83,16 +91,22 @@ pub(crate) fn parse(tokens: TokenStream) -> syn::Result<ResourceAttributes> {
         audience: Vec::new(),
         priority: None,
         last_modified: None,
+        ttl_ms: None,
+        cache: None,
     };
     let mut priority = None;
     let mut last_modified = None;
+    let mut ttl_ms = None;
+    let mut cache_scope = None;
     each_key(rest, |meta, key, span| {
         if let Some(result) = item_key(meta, key, span, &mut args.item) {
             return result;
         }
         match key {
             MIME_TYPE => mime_type(meta).and_then(|v| set(&mut args.mime_type, key, v)),
-            SIZE => size(meta).and_then(|v| set(&mut args.size, key, v)),
+            SIZE => integer(meta, SIZE_USAGE).and_then(|v| set(&mut args.size, key, v)),
+            TTL_MS => integer(meta, TTL_USAGE).and_then(|v| set(&mut ttl_ms, key, v)),
+            CACHE => cache(meta).and_then(|v| set(&mut cache_scope, key, v)),
             AUDIENCE => audience(meta, &mut args.audience),
             PRIORITY => self::priority(meta).and_then(|v| set(&mut priority, key, v)),
             LAST_MODIFIED => timestamp(meta).and_then(|v| set(&mut last_modified, key, v)),
@@ -101,6 +115,8 @@ pub(crate) fn parse(tokens: TokenStream) -> syn::Result<ResourceAttributes> {
     })?;
     args.priority = priority.map(|p| p.value);
     args.last_modified = last_modified.map(|t| t.value);
+    args.ttl_ms = ttl_ms.map(|t: WithSpan<u64>| t.value);
+    args.cache = cache_scope.map(|c: WithSpan<String>| c.value);
     Ok(args)
 }
 
@@ -127,8 +143,12 @@ fn mime_type(meta: &ParseNestedMeta<'_>) -> syn::Result<WithSpan<String>> {
     Ok(mime_type)
 }
 
-fn size(meta: &ParseNestedMeta<'_>) -> syn::Result<WithSpan<u64>> {
-    let message = "`size` expects a number of bytes, like `size = 1024`";
+const SIZE_USAGE: &str = "`size` expects a number of bytes, like `size = 1024`";
+const TTL_USAGE: &str =
+    "`ttl_ms` expects how long clients may reuse a read, in milliseconds, like `ttl_ms = 60000`";
+
+/// A whole number written as a literal.
+fn integer(meta: &ParseNestedMeta<'_>, message: &str) -> syn::Result<WithSpan<u64>> {
     match value(meta)? {
         Value::Expr(Expr::Lit(ExprLit {
             lit: Lit::Int(int), ..
@@ -141,6 +161,21 @@ fn size(meta: &ParseNestedMeta<'_>) -> syn::Result<WithSpan<u64>> {
         Value::Expr(other) => Err(syn::Error::new_spanned(other, message)),
         Value::List(list) => Err(syn::Error::new_spanned(list, message)),
         Value::Absent => Err(meta.error(message)),
+    }
+}
+
+/// `public` or `private`.
+fn cache(meta: &ParseNestedMeta<'_>) -> syn::Result<WithSpan<String>> {
+    let scope = string(meta, CACHE)?;
+    match scope.value.as_str() {
+        "public" | "private" => Ok(scope),
+        other => Err(syn::Error::new(
+            scope.span,
+            format!(
+                "`cache` is `\"public\"` (any client may share a read) or `\"private\"` (only \
+                 the same caller), not `{other}`"
+            ),
+        )),
     }
 }
 

@@ -101,6 +101,8 @@ fn items(resource: &Resource<'_>, target: &Target<'_>) -> TokenStream {
     });
     let priority = option(attributes.priority);
     let last_modified = option(attributes.last_modified.as_ref());
+    let ttl_ms = option(attributes.ttl_ms);
+    let cache_scope = option(attributes.cache.as_ref());
     let variables = target.item.arguments();
     quote! {
         #args_struct
@@ -116,6 +118,8 @@ fn items(resource: &Resource<'_>, target: &Target<'_>) -> TokenStream {
             audience: &[#(#audience),*],
             priority: #priority,
             last_modified: #last_modified,
+            ttl_ms: #ttl_ms,
+            cache_scope: #cache_scope,
             variables: #private::input_schema::<#variables>,
             completions: #completions,
         };

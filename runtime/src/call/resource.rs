@@ -29,6 +29,12 @@ pub struct ResourceSpec {
     pub priority: Option<f64>,
     /// When it last changed, in ISO 8601.
     pub last_modified: Option<&'static str>,
+    /// How long a 2026-07-28 client may reuse a read, in milliseconds (the server's list TTL
+    /// when `None`).
+    pub ttl_ms: Option<u64>,
+    /// `"public"` or `"private"`: with whom a read may be shared (the server's choice when
+    /// `None`; always `private` under a per-caller rule).
+    pub cache_scope: Option<&'static str>,
     /// The schema of the template's variables (an object; each property one variable).
     pub variables: fn(&mut SchemaGenerator) -> Schema,
     /// The completion functions of its variables, by name (`#[arg(complete = f)]`).

@@ -9,6 +9,7 @@ use serde_json::value::RawValue;
 
 use crate::call::ask::RootsChanged;
 use crate::call::outlet::Outlet;
+use crate::call::resource::ResourceSpec;
 use crate::call::spec::{ItemInfo, ToolSpec};
 use crate::call::state::States;
 use crate::protocol::ProtocolVersion;
@@ -89,6 +90,19 @@ impl Engine {
             cache_scope: match self.visibility {
                 None => "public",
                 Some(_) => "private",
+            },
+        }
+    }
+
+    /// The cache hints of a read of `resource`: its own, where it has them, else the lists'.
+    /// A read a per-caller rule may hide is never `public`.
+    pub(crate) fn read_cache(&self, resource: &ResourceSpec) -> Cache {
+        let lists = self.cache();
+        Cache {
+            ttl_ms: resource.ttl_ms.unwrap_or(lists.ttl_ms),
+            cache_scope: match (resource.cache_scope, lists.cache_scope) {
+                (_, "private") | (Some("private"), _) => "private",
+                _ => "public",
             },
         }
     }

@@ -138,7 +138,7 @@ impl Session {
         let arguments = Arguments::new(Some(raw)).decoding(Some(Arc::clone(&resource.schema)));
         let spec = resource.spec;
         let (schema, owned_uri) = (Arc::clone(&resource.schema), uri.to_owned());
-        let cache = self.engine.cache();
+        let cache = self.engine.read_cache(spec);
         let run = Run {
             name: spec.name,
             instance: resource.instance.clone(),
