@@ -67,10 +67,7 @@ impl Session {
         let (owner, completions, names): (&'static str, &Completions, Vec<&str>) = match &reference
         {
             Reference::Prompt { name } => {
-                let prompt = catalog
-                    .prompt(name)
-                    .filter(|p| self.engine.visible_item(p.spec.info(), outlet))
-                    .ok_or_else(|| ProtocolError::unknown_prompt(name))?;
+                let prompt = self.engine.prompt(&catalog, name, outlet)?;
                 let names = prompt.arguments.iter().map(|a| a.name.as_str()).collect();
                 (prompt.spec.name, &prompt.completions, names)
             }

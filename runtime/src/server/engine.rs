@@ -13,6 +13,7 @@ use crate::call::resource::ResourceSpec;
 use crate::call::spec::{ItemInfo, ToolSpec};
 use crate::call::state::States;
 use crate::protocol::ProtocolVersion;
+use crate::protocol::jsonrpc::ProtocolError;
 use crate::protocol::wire::{Cache, Offer, ServerInfo};
 use crate::resources::skills::load::Skills;
 use crate::run::inflight::InFlight;
@@ -22,6 +23,7 @@ use crate::server::catalog::{Catalog, Items};
 use crate::server::listeners::{List, Listeners};
 use crate::server::registry::Registry;
 use crate::server::request_state::Sealer;
+use crate::server::served_items::ServedPrompt;
 use crate::server::toolset::ToolSet;
 use crate::server::visibility::{self, Rule};
 
@@ -151,6 +153,20 @@ impl Engine {
     /// changed, or a resource it subscribed to.
     pub(crate) fn announces(&self) -> bool {
         self.changing || self.offer.resources
+    }
+
+    /// The prompt named `name` in `catalog`, if the caller of a request through `outlet` may
+    /// see it; one it may not see is as unknown as one that does not exist.
+    pub(crate) fn prompt<'c>(
+        &self,
+        catalog: &'c Catalog,
+        name: &str,
+        outlet: &Outlet,
+    ) -> Result<&'c Arc<ServedPrompt>, ProtocolError> {
+        catalog
+            .prompt(name)
+            .filter(|p| self.visible_item(p.spec.info(), outlet))
+            .ok_or_else(|| ProtocolError::unknown_prompt(name))
     }
 
     /// Whether the caller of a request through `outlet` may see `item`.

@@ -74,13 +74,7 @@ impl Session {
             .as_deref()
             .ok_or_else(|| ProtocolError::invalid_params("missing field `name`"))?;
         let catalog = self.engine.catalog();
-        let prompt = catalog
-            .prompt(name)
-            .filter(|p| {
-                self.engine
-                    .visible_item(p.spec.info(), request.scope.outlet)
-            })
-            .ok_or_else(|| ProtocolError::unknown_prompt(name))?;
+        let prompt = self.engine.prompt(&catalog, name, request.scope.outlet)?;
         let raw = strings(params.arguments)?;
         let arguments = Arguments::new(raw)
             .ignoring_unknown(Some(Arc::clone(&prompt.known)))
