@@ -6,7 +6,12 @@ usage: python py_client.py PLAN_JSON -- SERVER_CMD [ARGS...]   (stdio: spawns th
        (PLAN_JSON may be @FILE: the plan in a file, as the runner hands it)
 PLAN: {"mode": "legacy" | "auto" | "2026-07-28", "logLevel": null | "info",
        "calls": [{"name", "arguments", "progress": bool, "cancelAfterMs": number | null,
-                  "answers": {"elicitation": ElicitResult, "sampling": CreateMessageResult}}]}
+                  "answers": {"elicitation": ElicitResult, "sampling": CreateMessageResult}}
+                 | {"method": "prompts/list" | "prompts/get" | "resources/list" |
+                    "resources/templates/list" | "resources/read" | "completion/complete",
+                    "name", "arguments", "uri", "ref", "argument"}]}
+A call with a `method` is an item step, made through the SDK's own method for it (a list walks
+every page), so the SDK validates its result; the others call a tool.
 The client declares elicitation and sampling and answers the server's asks during a call with
 that call's `answers` (a decline when it has none), recording each ask's method: as requests in
 a session, or through the SDK's multi-round-trip driver on 2026-07-28.
@@ -18,6 +23,7 @@ closes the request's response stream (2026-07-28 over HTTP).
 
 import json
 import sys
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import anyio
@@ -28,6 +34,37 @@ from mcp.client.stdio import StdioServerParameters
 
 def dump(model: Any) -> Any:
     return model.model_dump(mode="json", by_alias=True, exclude_none=True)
+
+
+async def every_page(list_page: Callable[..., Awaitable[Any]], field: str) -> list:
+    """The items of a list (`field`) on every page `list_page` returns, as JSON."""
+    items: list[Any] = []
+    cursor = None
+    while True:
+        page = await list_page(cursor=cursor)
+        items.extend(dump(item) for item in getattr(page, field))
+        cursor = page.next_cursor
+        if not cursor:
+            return items
+
+
+async def item_step(client: Client, step: dict) -> Any:
+    """An item step through the SDK's own method for it: its result as JSON."""
+    method = step["method"]
+    if method == "prompts/list":
+        return {"prompts": await every_page(client.list_prompts, "prompts")}
+    if method == "prompts/get":
+        return dump(await client.get_prompt(step["name"], step.get("arguments")))
+    if method == "resources/list":
+        return {"resources": await every_page(client.list_resources, "resources")}
+    if method == "resources/templates/list":
+        return {"resourceTemplates": await every_page(client.list_resource_templates, "resource_templates")}
+    if method == "resources/read":
+        return dump(await client.read_resource(step["uri"]))
+    if method == "completion/complete":
+        ref = types.PromptReference if step["ref"]["type"] == "ref/prompt" else types.ResourceTemplateReference
+        return dump(await client.complete(ref.model_validate(step["ref"]), step["argument"]))
+    raise ValueError(f"no item step {method!r}")
 
 
 async def main() -> None:
@@ -71,17 +108,9 @@ async def main() -> None:
             out["protocolVersion"] = client.protocol_version
             if plan.get("logLevel") and client.protocol_version != "2026-07-28":
                 await client.set_logging_level(plan["logLevel"])
-            tools: list[Any] = []
-            cursor = None
-            while True:
-                page = await client.list_tools(cursor=cursor)
-                tools.extend(dump(t) for t in page.tools)
-                cursor = page.next_cursor
-                if not cursor:
-                    break
-            out["tools"] = tools
+            out["tools"] = await every_page(client.list_tools, "tools")
             for call in plan["calls"]:
-                record: dict[str, Any] = {"name": call["name"], "progress": [], "asked": []}
+                record: dict[str, Any] = {"name": call.get("name"), "progress": [], "asked": []}
                 current.update(call=call, record=record)
 
                 async def on_progress(progress: float, total: float | None, message: str | None, record=record) -> None:
@@ -89,16 +118,19 @@ async def main() -> None:
 
                 cancel_after = call.get("cancelAfterMs")
                 try:
-                    with anyio.move_on_after(cancel_after / 1000 if cancel_after is not None else None) as scope:
-                        result = await client.call_tool(
-                            call["name"],
-                            call.get("arguments", {}),
-                            progress_callback=on_progress if call.get("progress") else None,
-                        )
-                    if scope.cancelled_caught:
-                        record["error"] = {"name": "Cancelled", "message": f"abandoned after {cancel_after} ms"}
+                    if "method" in call:
+                        record["result"] = await item_step(client, call)
                     else:
-                        record["result"] = dump(result)
+                        with anyio.move_on_after(cancel_after / 1000 if cancel_after is not None else None) as scope:
+                            result = await client.call_tool(
+                                call["name"],
+                                call.get("arguments", {}),
+                                progress_callback=on_progress if call.get("progress") else None,
+                            )
+                        if scope.cancelled_caught:
+                            record["error"] = {"name": "Cancelled", "message": f"abandoned after {cancel_after} ms"}
+                        else:
+                            record["result"] = dump(result)
                 except Exception as e:  # noqa: BLE001 - reported to the runner
                     record["error"] = {"name": type(e).__name__, "message": str(e)}
                 out["calls"].append(record)

@@ -7,7 +7,12 @@
 //        (PLAN_JSON may be @FILE: the plan in a file, as the runner hands it)
 // PLAN: {"sdk": "v1" | "v2", "mode": "legacy" | "auto" | "2026-07-28", "logLevel": null | "info",
 //        "calls": [{"name", "arguments", "progress": bool, "cancelAfterMs": number | null,
-//                   "answers": {"elicitation": ElicitResult, "sampling": CreateMessageResult}}]}
+//                   "answers": {"elicitation": ElicitResult, "sampling": CreateMessageResult}}
+//                  | {"method": "prompts/list" | "prompts/get" | "resources/list" |
+//                     "resources/templates/list" | "resources/read" | "completion/complete",
+//                     "name", "arguments", "uri", "ref", "argument"}]}
+// A call with a `method` is an item step, made through the SDK's own method for it (a list
+// walks every page), so the SDK validates its result; the others call a tool.
 // The client declares elicitation and sampling and answers the server's asks during a call with
 // that call's `answers` (a decline when it has none), recording each ask's method: as requests
 // in a session, or through the SDK's multi-round-trip driver on 2026-07-28. It also has a
@@ -94,41 +99,62 @@ Object.defineProperty(transport, 'onmessage', {
   },
 });
 const timeout = 15000;
+// The items of a list (`key`) on every page `client[list]` returns.
+const everyPage = async (list, key) => {
+  const all = [];
+  let cursor;
+  do {
+    const page = await client[list](cursor ? { cursor } : undefined, { timeout });
+    all.push(...page[key]);
+    cursor = page.nextCursor;
+  } while (cursor);
+  return all;
+};
+// A tool call's result; when the plan expects `relisted`, the list the SDK re-fetched after it
+// goes to the record.
+const callTool = async (call, record, signal) => {
+  const params = { name: call.name, arguments: call.arguments ?? {} };
+  const request = {
+    timeout,
+    signal,
+    ...(call.progress ? { onprogress: (p) => record.progress.push(p) } : {}),
+  };
+  // 1.x takes a result schema before the options; 2.x does not.
+  const result = await (v2 ? client.callTool(params, request) : client.callTool(params, undefined, request));
+  if (call.expect?.relisted) {
+    const before = relisted.length;
+    for (let waited = 0; relisted.length === before && waited < 5000; waited += 50) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    record.relisted = relisted.length > before ? relisted[relisted.length - 1] : null;
+  }
+  return result;
+};
+// Each item step's method: what it resolves to is the step's result.
+const items = {
+  'prompts/list': async () => ({ prompts: await everyPage('listPrompts', 'prompts') }),
+  'prompts/get': (s) => client.getPrompt({ name: s.name, arguments: s.arguments ?? {} }, { timeout }),
+  'resources/list': async () => ({ resources: await everyPage('listResources', 'resources') }),
+  'resources/templates/list': async () => ({
+    resourceTemplates: await everyPage('listResourceTemplates', 'resourceTemplates'),
+  }),
+  'resources/read': (s) => client.readResource({ uri: s.uri }, { timeout }),
+  'completion/complete': (s) => client.complete({ ref: s.ref, argument: s.argument }, { timeout }),
+};
 try {
   await client.connect(transport, { timeout });
   out.protocolVersion = client.getNegotiatedProtocolVersion?.() ?? negotiated;
   if (plan.logLevel && out.protocolVersion !== '2026-07-28') {
     await client.setLoggingLevel(plan.logLevel, { timeout });
   }
-  const tools = [];
-  let cursor;
-  do {
-    const page = await client.listTools(cursor ? { cursor } : undefined, { timeout });
-    tools.push(...page.tools);
-    cursor = page.nextCursor;
-  } while (cursor);
-  out.tools = tools;
+  out.tools = await everyPage('listTools', 'tools');
   for (const call of plan.calls) {
     const record = { name: call.name, progress: [], asked: [] };
     current = { call, record };
     const abort = new AbortController();
     const timer = call.cancelAfterMs != null ? setTimeout(() => abort.abort('cancelled'), call.cancelAfterMs) : null;
     try {
-      const params = { name: call.name, arguments: call.arguments ?? {} };
-      const request = {
-        timeout,
-        signal: abort.signal,
-        ...(call.progress ? { onprogress: (p) => record.progress.push(p) } : {}),
-      };
-      // 1.x takes a result schema before the options; 2.x does not.
-      record.result = await (v2 ? client.callTool(params, request) : client.callTool(params, undefined, request));
-      if (call.expect?.relisted) {
-        const before = relisted.length;
-        for (let waited = 0; relisted.length === before && waited < 5000; waited += 50) {
-          await new Promise((resolve) => setTimeout(resolve, 50));
-        }
-        record.relisted = relisted.length > before ? relisted[relisted.length - 1] : null;
-      }
+      record.result = await (call.method ? items[call.method](call) : callTool(call, record, abort.signal));
     } catch (e) {
       record.error = error(e);
     } finally {
