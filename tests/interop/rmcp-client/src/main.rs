@@ -3,7 +3,13 @@
 //!
 //! usage: toolwright-interop-rmcp-client PLAN_JSON -- URL   (PLAN_JSON may be @FILE)
 //! PLAN: {"mode": "legacy" | "auto" | "2026-07-28", "logLevel": null | "info",
-//!        "calls": [{"name", "arguments", "progress": bool, "cancelAfterMs": number | null}]}
+//!        "calls": [{"name", "arguments", "progress": bool, "cancelAfterMs": number | null}
+//!                  | {"method": "prompts/list" | "prompts/get" | "resources/list" |
+//!                     "resources/templates/list" | "resources/read" | "completion/complete",
+//!                     "name", "arguments", "uri", "ref", "argument"}]}
+//!
+//! A call with a `method` is an item step, made through rmcp's own method for it (a list walks
+//! every page), so rmcp parses its result into its own types; the others call a tool.
 //!
 //! `legacy` is the initialize handshake (rmcp offers 2025-11-25), `auto` probes
 //! `server/discover` and falls back to it, `2026-07-28` is discover only. rmcp gives every
@@ -19,8 +25,9 @@ use std::time::Duration;
 
 use rmcp::model::{
     CallToolRequest, CallToolRequestParams, ClientCapabilities, ClientConfig, ClientRequest,
-    Implementation, LoggingMessageNotificationParam, ProgressNotificationParam, ProtocolVersion,
-    RequestMetaObject, ServerResult, SetLevelRequestParams,
+    CompleteRequestParams, GetPromptRequestParams, Implementation, LoggingMessageNotificationParam,
+    ProgressNotificationParam, ProtocolVersion, ReadResourceRequestParams, RequestMetaObject,
+    ServerResult, SetLevelRequestParams,
 };
 use rmcp::service::{NotificationContext, PeerRequestOptions};
 use rmcp::transport::StreamableHttpClientTransport;
@@ -151,7 +158,11 @@ async fn run(plan: &Value, url: &str) -> Value {
     if out["ok"] == json!(true) {
         let mut calls = vec![];
         for call in plan["calls"].as_array().into_iter().flatten() {
-            calls.push(call_tool(&client, &recorder, call, meta.clone()).await);
+            calls.push(if call.get("method").is_some() {
+                item_step(&client, call).await
+            } else {
+                call_tool(&client, &recorder, call, meta.clone()).await
+            });
         }
         out["calls"] = json!(calls);
     }
@@ -217,4 +228,50 @@ async fn call_tool(
         record["progress"] = json!(progress);
     }
     record
+}
+
+/// An item step through rmcp's own method for it: its result, or its error.
+async fn item_step(
+    client: &rmcp::service::RunningService<RoleClient, Recorder>,
+    step: &Value,
+) -> Value {
+    let text = |key: &str| step[key].as_str().unwrap_or_default().to_string();
+    let result = match step["method"].as_str().unwrap_or_default() {
+        "prompts/list" => client
+            .list_all_prompts()
+            .await
+            .map(|prompts| json!({"prompts": prompts})),
+        "prompts/get" => {
+            let mut params = GetPromptRequestParams::new(text("name"));
+            params.arguments = step["arguments"].as_object().cloned();
+            client.get_prompt(params).await.map(|result| json!(result))
+        }
+        "resources/list" => client
+            .list_all_resources()
+            .await
+            .map(|resources| json!({"resources": resources})),
+        "resources/templates/list" => client
+            .list_all_resource_templates()
+            .await
+            .map(|templates| json!({"resourceTemplates": templates})),
+        "resources/read" => client
+            .read_resource(ReadResourceRequestParams::new(text("uri")))
+            .await
+            .map(|result| json!(result)),
+        "completion/complete" => {
+            let (Ok(reference), Ok(argument)) = (
+                serde_json::from_value(step["ref"].clone()),
+                serde_json::from_value(step["argument"].clone()),
+            ) else {
+                return json!({"error": error("Usage", "a completion needs a ref and an argument")});
+            };
+            let params = CompleteRequestParams::new(reference, argument);
+            client.complete(params).await.map(|result| json!(result))
+        }
+        other => return json!({"error": error("Usage", format!("no item step {other:?}"))}),
+    };
+    match result {
+        Ok(result) => json!({"result": result}),
+        Err(e) => json!({"error": error("ServiceError", e)}),
+    }
 }
