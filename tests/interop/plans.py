@@ -1,5 +1,10 @@
 """What each example server is asked (`plans`, `TOOL_COUNTS`) and how one call's outcome is
-judged against what the plan expects (`judge`, `leftovers`), whichever client made the call."""
+judged against what the plan expects (`judge`, `leftovers`), whichever client made the call.
+
+A call names a tool (`name`), or is an item step: a `method` of prompts, resources or
+completion, with its `name` and `arguments` (a prompt), `uri` (a resource) or `ref` and
+`argument` (a completion). An item step's result must hold `expect["result"]` (see `holds`),
+and the JSON text of its first content must hold `expect["json"]`, when there is one."""
 
 import json
 import os
@@ -93,10 +98,28 @@ def plans(tag: str) -> dict[str, list[dict]]:
 
 def answerable(calls: list[dict], client: str) -> list[dict]:
     """The calls `client` can make: those that need the client to answer an ask (`answers`)
-    only for the clients that answer (the TypeScript and Python SDK clients)."""
+    only for the clients that answer (the TypeScript and Python SDK clients), and a completion
+    not for the Inspector, whose CLI has no flag for it."""
     if client in ("ts-sdk-1", "ts-sdk-2", "python-sdk"):
         return calls
+    if client == "inspector":
+        calls = [c for c in calls if c.get("method") != "completion/complete"]
     return [c for c in calls if "answers" not in c]
+
+
+def named(call: dict) -> str:
+    """A call as a problem names it: its tool, or its method and what it asks for."""
+    return " ".join(call[key] for key in ("method", "name", "uri") if key in call)
+
+
+def counted(calls: list[dict]) -> str:
+    """How many tool calls and item steps there are, for a check's line."""
+    steps = sum("method" in c for c in calls)
+    if not steps:
+        return f"{len(calls)} calls"
+    if steps == len(calls):
+        return f"{steps} item steps"
+    return f"{len(calls) - steps} calls, {steps} item steps"
 
 
 TOOL_COUNTS = {"quickstart": 4, "notes": 6, "files": 5, "conformance": 26}
@@ -116,6 +139,8 @@ def judge(call: dict, record: dict, logs: list | None) -> str | None:
     if "error" in record:
         return f"{record['error'].get('name')}: {record['error'].get('message')}"[:300]
     result = record["result"]
+    if "method" in call:
+        return judge_item(expect, result)
     if bool(result.get("isError")) != bool(expect.get("isError")):
         return f"isError is {result.get('isError')}: {json.dumps(result)[:300]}"
     content = result.get("content", [])
@@ -136,6 +161,31 @@ def judge(call: dict, record: dict, logs: list | None) -> str | None:
     if "logs" in expect and logs is not None and len([l for l in logs if l.get("logger") == call["name"]]) < expect["logs"]:
         return f"expected {expect['logs']} log messages, got {logs}"
     return None
+
+
+def judge_item(expect: dict, result: dict) -> str | None:
+    """What is wrong with an item step's result, or None."""
+    if not holds(result, expect["result"]):
+        return f"expected a result holding {json.dumps(expect['result'])[:300]}, got {json.dumps(result)[:300]}"
+    if "json" in expect:
+        try:
+            data = json.loads(result["contents"][0]["text"])
+        except (json.JSONDecodeError, KeyError, IndexError, TypeError):
+            return f"the first content is no JSON text: {json.dumps(result)[:300]}"
+        if not holds(data, expect["json"]):
+            return f"the JSON text {json.dumps(data)[:300]} does not hold {json.dumps(expect['json'])}"
+    return None
+
+
+def holds(actual: object, expected: object) -> bool:
+    """Whether `actual` holds `expected`: a dict holds each of its keys with a value that holds
+    the expected one, a list holds each expected item in one of its own, and anything else is
+    equal."""
+    if isinstance(expected, dict):
+        return isinstance(actual, dict) and all(k in actual and holds(actual[k], v) for k, v in expected.items())
+    if isinstance(expected, list):
+        return isinstance(actual, list) and all(any(holds(a, e) for a in actual) for e in expected)
+    return actual == expected
 
 
 def leftovers(calls: list[dict]) -> list[str]:

@@ -10,7 +10,7 @@ import socket
 import subprocess
 
 from common import SCRATCH, HttpServer, check, fails_as, shutdown_check, stop_process, wait_until
-from plans import plans
+from plans import named, plans
 from sdk_clients import run_client, run_plan
 
 
@@ -121,8 +121,9 @@ http {{
 
 
 def contents(out: dict) -> list:
-    """What each call of a run returned (its content, or its error), to compare runs."""
-    return [record.get("result", {}).get("content") or record.get("error") for record in out.get("calls", [])]
+    """What each call of a run returned (a tool's content, an item step's whole result, or its
+    error), to compare runs."""
+    return [record.get("error") or record["result"].get("content", record["result"]) for record in out.get("calls", [])]
 
 
 def run() -> None:
@@ -143,7 +144,7 @@ def run() -> None:
                            f"scale-out {client} 2026-07-28 via nginx round-robin", calls)
             # The same client straight to one instance, for comparison (not through nginx).
             alone = run_client(client, "2026-07-28", calls, [a.url])
-            differ = [c["name"] for c, x, y in itertools.zip_longest(calls, contents(out), contents(alone), fillvalue={"name": "?"}) if x != y]
+            differ = [named(c) for c, x, y in itertools.zip_longest(calls, contents(out), contents(alone), fillvalue={"name": "?"}) if x != y]
             check(bool(out.get("ok") and alone.get("ok")) and not differ,
                   f"scale-out {client} 2026-07-28: every result as with one instance",
                   f"different: {differ}" if differ else "")

@@ -11,7 +11,7 @@ import subprocess
 from pathlib import Path
 
 from common import HERE, NODE, NPM, PYTHON, RMCP, ROOT, SCRATCH, HttpServer, check, fails_as, serial, server, shutdown_check
-from plans import TOOL_COUNTS, answerable, judge, leftovers, plans
+from plans import TOOL_COUNTS, answerable, counted, judge, leftovers, named, plans
 
 # Each client in each era it speaks: (client, mode, negotiated version).
 STDIO_CLIENTS = [
@@ -86,9 +86,9 @@ def run_plan(client: str, mode: str, version: str, name: str, target: list[str],
     for call, record in zip(calls, out.get("calls", [])):
         problem = judge(call, record, logs)
         if problem:
-            problems.append(f"{call['name']}: {problem}")
+            problems.append(f"{named(call)}: {problem}")
     problems.extend(leftovers(calls))
-    check(not problems, f"{label} ({len(calls)} calls)", "; ".join(problems))
+    check(not problems, f"{label} ({counted(calls)})", "; ".join(problems))
     return out
 
 
