@@ -19,6 +19,10 @@ PIXEL = bytes.fromhex("89504e470d0a1a0a0000000d494844520000000100000001080600000
                       "1f15c4890000000d49444154789c63f8cfc0f01f0005000201e5a7e6b10000000049454e44ae426082")
 
 
+# The 1x1 PNG the conformance example shows as an image and serves as test://static-binary.
+CONFORMANCE_PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg=="
+
+
 def plans(tag: str) -> dict[str, list[dict]]:
     """The calls made of each example. `tag` keeps one run's files apart from another's."""
     export, cancelled = str(SCRATCH / f"{tag}-notes.md"), str(SCRATCH / f"{tag}-cancelled.md")
@@ -92,6 +96,24 @@ def plans(tag: str) -> dict[str, list[dict]]:
              "answers": {"sampling": {"role": "assistant", "content": {"type": "text", "text": "Paris"},
                                       "model": "interop", "stopReason": "endTurn"}},
              "expect": {"text": "LLM response: Paris", "asked": ["sampling/createMessage"]}},
+            {"method": "prompts/list", "expect": {"result": {"prompts": [
+                {"name": "test_prompt_with_arguments",
+                 "arguments": [{"name": "arg1", "required": True}, {"name": "arg2", "required": True}]}]}}},
+            {"method": "prompts/get", "name": "test_prompt_with_arguments", "arguments": {"arg1": "a", "arg2": "b"},
+             "expect": {"result": {"messages": [
+                 {"role": "user", "content": {"type": "text", "text": "Prompt with arguments: arg1='a', arg2='b'"}}]}}},
+            {"method": "prompts/get", "name": "test_prompt_with_image",
+             "expect": {"result": {"messages": [{"content": {"type": "image", "data": CONFORMANCE_PNG, "mimeType": "image/png"}}]}}},
+            {"method": "resources/list", "expect": {"result": {"resources": [{"uri": "test://static-text"}]}}},
+            {"method": "resources/templates/list",
+             "expect": {"result": {"resourceTemplates": [{"uriTemplate": "test://template/{id}/data"}]}}},
+            {"method": "resources/read", "uri": "test://template/42/data",
+             "expect": {"result": {"contents": [{"uri": "test://template/42/data", "mimeType": "application/json"}]},
+                        "json": {"id": "42"}}},
+            {"method": "resources/read", "uri": "test://static-binary",
+             "expect": {"result": {"contents": [{"uri": "test://static-binary", "blob": CONFORMANCE_PNG}]}}},
+            {"method": "completion/complete", "ref": {"type": "ref/prompt", "name": "test_prompt_with_arguments"},
+             "argument": {"name": "arg1", "value": ""}, "expect": {"result": {"completion": {"values": []}}}},
         ],
     }
 
