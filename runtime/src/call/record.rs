@@ -41,6 +41,9 @@ pub(crate) struct CallRecord {
     pub(crate) asking: Option<Box<Asking>>,
     /// The request's span: the tool runs in it, and its answer ends it.
     pub(crate) span: CallSpan,
+    /// The URI a `resources/read` asked for (here, not in the invocation, which every tool
+    /// call moves from thread to thread); `None` for anything else.
+    pub(crate) resource_uri: Option<Box<str>>,
 }
 
 impl CallRecord {
@@ -88,6 +91,7 @@ pub(crate) mod tests {
             gate: Gate::default(),
             asking: None,
             span: CallSpan::new(&crate::call::span::RequestSpan::none()),
+            resource_uri: None,
         })
     }
 }

@@ -46,8 +46,6 @@ pub struct Invocation {
     pub context: Context,
     /// What a method tool is called on.
     pub(crate) instance: Option<Instance>,
-    /// The URI a `resources/read` asked for; `None` for anything else.
-    pub(crate) uri: Option<String>,
 }
 
 /// Boxes a tool's future. Generated code calls it at the function's name, so a future that is
@@ -66,7 +64,7 @@ impl Invocation {
     /// The URI a `resources/read` asked for, which a resource's contents carry; empty for a
     /// tool call or a prompt.
     pub fn resource_uri(&self) -> &str {
-        self.uri.as_deref().unwrap_or_default()
+        self.context.0.resource_uri.as_deref().unwrap_or_default()
     }
 
     /// The instance a `#[mcp_tool_type]` method is called on.

@@ -3,6 +3,7 @@
 
 use std::borrow::Cow;
 
+use serde::de::MapAccess;
 use serde::{Deserialize, Deserializer};
 use serde_json::value::RawValue;
 
@@ -18,51 +19,195 @@ pub(crate) const SERVER_INFO: &str = "io.modelcontextprotocol/serverInfo";
 pub(crate) const SUBSCRIPTION_ID: &str = "io.modelcontextprotocol/subscriptionId";
 
 /// The params of every method this server serves, and of the notifications it reads, in one
-/// struct: each message is parsed once.
-#[derive(Deserialize, Default, Debug)]
-#[serde(rename_all = "camelCase")]
+/// struct: each message is parsed once. The fields of the hot path (`tools/call`, lists, reads)
+/// are inline; those of rarer requests (`initialize`, `completion/complete`, ...) are boxed,
+/// allocated only when a message has one, so that every message does not carry (and move) room
+/// for all of them.
+#[derive(Default, Debug)]
 pub(crate) struct Params<'a> {
-    #[serde(borrow, default, deserialize_with = "borrowed")]
     pub(crate) name: Option<Cow<'a, str>>,
-    #[serde(borrow, default)]
     pub(crate) arguments: Option<&'a RawValue>,
-    #[serde(borrow, default, deserialize_with = "borrowed")]
-    pub(crate) protocol_version: Option<Cow<'a, str>>,
-    #[serde(borrow, default)]
-    pub(crate) capabilities: Option<&'a RawValue>,
-    #[serde(borrow, default)]
-    pub(crate) client_info: Option<&'a RawValue>,
-    #[serde(borrow, default, deserialize_with = "borrowed")]
     pub(crate) cursor: Option<Cow<'a, str>>,
-    #[serde(borrow, default, deserialize_with = "borrowed")]
-    pub(crate) level: Option<Cow<'a, str>>,
-    #[serde(borrow, default, rename = "_meta")]
     pub(crate) meta: Option<&'a RawValue>,
-    /// Of `notifications/cancelled`.
-    #[serde(borrow, default)]
-    pub(crate) request_id: Option<&'a RawValue>,
     /// Of a 2026-07-28 retry: the client's answers to the server's `inputRequests` (`null`
     /// kept, to be refused).
-    #[serde(borrow, default, deserialize_with = "present")]
     pub(crate) input_responses: Option<&'a RawValue>,
-    /// Of `subscriptions/listen`: the notifications the client wants.
-    #[serde(borrow, default)]
-    pub(crate) notifications: Option<&'a RawValue>,
+    /// Of a 2026-07-28 retry: the `requestState` the server handed out, echoed (`null` kept).
+    pub(crate) request_state: Option<&'a RawValue>,
     /// Of `resources/read`, `resources/subscribe`, `skills/get` and others: the resource.
-    #[serde(borrow, default, deserialize_with = "borrowed")]
     pub(crate) uri: Option<Cow<'a, str>>,
+    rare: Option<Box<Rare<'a>>>,
+}
+
+/// The params of the rarer requests and notifications.
+#[derive(Default, Debug)]
+pub(crate) struct Rare<'a> {
+    /// Of `initialize`.
+    pub(crate) protocol_version: Option<Cow<'a, str>>,
+    pub(crate) capabilities: Option<&'a RawValue>,
+    pub(crate) client_info: Option<&'a RawValue>,
+    /// Of `logging/setLevel`.
+    pub(crate) level: Option<Cow<'a, str>>,
+    /// Of `notifications/cancelled`.
+    pub(crate) request_id: Option<&'a RawValue>,
+    /// Of `subscriptions/listen`: the notifications the client wants.
+    pub(crate) notifications: Option<&'a RawValue>,
     /// Of `completion/complete`: the prompt or template (`ref`).
-    #[serde(borrow, default, rename = "ref")]
     pub(crate) reference: Option<&'a RawValue>,
     /// Of `completion/complete`: the argument being completed.
-    #[serde(borrow, default)]
     pub(crate) argument: Option<&'a RawValue>,
     /// Of `completion/complete`: the arguments already given.
-    #[serde(borrow, default)]
     pub(crate) context: Option<&'a RawValue>,
-    /// Of a 2026-07-28 retry: the `requestState` the server handed out, echoed.
-    #[serde(borrow, default, deserialize_with = "present")]
-    pub(crate) request_state: Option<&'a RawValue>,
+}
+
+/// A message without any of the rarer params.
+const NO_RARE: &Rare<'static> = &Rare {
+    protocol_version: None,
+    capabilities: None,
+    client_info: None,
+    level: None,
+    request_id: None,
+    notifications: None,
+    reference: None,
+    argument: None,
+    context: None,
+};
+
+impl<'a> Params<'a> {
+    /// The params of the rarer requests (none set when the message has none).
+    pub(crate) fn rare(&self) -> &Rare<'a> {
+        self.rare.as_deref().unwrap_or(NO_RARE)
+    }
+
+    fn rare_mut(&mut self) -> &mut Rare<'a> {
+        self.rare.get_or_insert_default()
+    }
+}
+
+/// The keys of `Params`, those of the hot path first (a key is looked for in this order).
+const KEYS: [&str; 16] = [
+    "name",
+    "arguments",
+    "_meta",
+    "cursor",
+    "uri",
+    "inputResponses",
+    "requestState",
+    "protocolVersion",
+    "capabilities",
+    "clientInfo",
+    "level",
+    "requestId",
+    "notifications",
+    "ref",
+    "argument",
+    "context",
+];
+
+/// A key of `Params`, as its place in [`KEYS`]; `None` for a key it does not read.
+struct Key(Option<usize>);
+
+impl<'de> Deserialize<'de> for Key {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Key, D::Error> {
+        struct Visit;
+
+        impl serde::de::Visitor<'_> for Visit {
+            type Value = Key;
+
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a field name")
+            }
+
+            fn visit_str<E>(self, key: &str) -> Result<Key, E> {
+                Ok(Key(KEYS.iter().position(|known| *known == key)))
+            }
+        }
+
+        deserializer.deserialize_identifier(Visit)
+    }
+}
+
+/// A string field: borrowed when it has no escapes; `null` is absent.
+struct Text<'a>(Option<Cow<'a, str>>);
+
+impl<'de> Deserialize<'de> for Text<'de> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        borrowed(deserializer).map(Text)
+    }
+}
+
+/// A field kept raw; `null` is absent.
+struct Raw<'a>(Option<&'a RawValue>);
+
+impl<'de> Deserialize<'de> for Raw<'de> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let raw = <&RawValue>::deserialize(deserializer)?;
+        Ok(Raw((raw.get() != "null").then_some(raw)))
+    }
+}
+
+/// A field kept raw, `null` included.
+struct Present<'a>(&'a RawValue);
+
+impl<'de> Deserialize<'de> for Present<'de> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        <&RawValue>::deserialize(deserializer).map(Present)
+    }
+}
+
+impl<'de> Deserialize<'de> for Params<'de> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Visit;
+
+        impl<'de> serde::de::Visitor<'de> for Visit {
+            type Value = Params<'de>;
+
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("struct Params")
+            }
+
+            fn visit_map<M: MapAccess<'de>>(self, mut map: M) -> Result<Params<'de>, M::Error> {
+                let mut params = Params::default();
+                let mut seen = 0u32;
+                while let Some(Key(key)) = map.next_key()? {
+                    let Some(index) = key else {
+                        map.next_value::<serde::de::IgnoredAny>()?;
+                        continue;
+                    };
+                    // As a derived struct does: a field given twice is refused.
+                    if seen & (1 << index) != 0 {
+                        let error = format_args!("duplicate field `{}`", KEYS[index]);
+                        return Err(serde::de::Error::custom(error));
+                    }
+                    seen |= 1 << index;
+                    let text = |map: &mut M| map.next_value::<Text<'de>>().map(|t| t.0);
+                    let raw = |map: &mut M| map.next_value::<Raw<'de>>().map(|r| r.0);
+                    let present = |map: &mut M| map.next_value::<Present<'de>>().map(|p| Some(p.0));
+                    match index {
+                        0 => params.name = text(&mut map)?,
+                        1 => params.arguments = raw(&mut map)?,
+                        2 => params.meta = raw(&mut map)?,
+                        3 => params.cursor = text(&mut map)?,
+                        4 => params.uri = text(&mut map)?,
+                        5 => params.input_responses = present(&mut map)?,
+                        6 => params.request_state = present(&mut map)?,
+                        7 => params.rare_mut().protocol_version = text(&mut map)?,
+                        8 => params.rare_mut().capabilities = raw(&mut map)?,
+                        9 => params.rare_mut().client_info = raw(&mut map)?,
+                        10 => params.rare_mut().level = text(&mut map)?,
+                        11 => params.rare_mut().request_id = raw(&mut map)?,
+                        12 => params.rare_mut().notifications = raw(&mut map)?,
+                        13 => params.rare_mut().reference = raw(&mut map)?,
+                        14 => params.rare_mut().argument = raw(&mut map)?,
+                        _ => params.rare_mut().context = raw(&mut map)?,
+                    }
+                }
+                Ok(params)
+            }
+        }
+
+        deserializer.deserialize_map(Visit)
+    }
 }
 
 /// The `_meta` keys the server acts on.
@@ -108,11 +253,6 @@ impl<'a> Meta<'a> {
             Err(_) => Err(format!("`{PROTOCOL_VERSION}` must be a string")),
         }
     }
-}
-
-/// A field as sent, `null` included: absent is `None`, `null` is `Some("null")`.
-fn present<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<&'de RawValue>, D::Error> {
-    <&RawValue>::deserialize(deserializer).map(Some)
 }
 
 /// A string borrowed from the message when it has no escapes, `null` as absent. serde borrows

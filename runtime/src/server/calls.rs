@@ -72,7 +72,6 @@ impl Session {
                     arguments,
                     context: Context(record),
                     instance: tool.instance.clone(),
-                    uri: None,
                 },
                 tool,
                 threads,
@@ -155,16 +154,18 @@ impl Session {
             )?)),
             false => None,
         };
-        self.open_record(request, tool.spec.name, asking)
+        self.open_record(request, tool.spec.name, asking, None)
     }
 
     /// Opens the record of a request answered once a function has run (a tool's, a prompt's,
-    /// a resource's, named `name`) and registers its id, which must not be in flight.
+    /// a resource's, named `name`, reading `resource_uri`) and registers its id, which must not
+    /// be in flight.
     pub(crate) fn open_record(
         &self,
         request: &Request<'_>,
         name: &'static str,
         asking: Option<Box<Asking>>,
+        resource_uri: Option<&str>,
     ) -> Result<Arc<CallRecord>, ProtocolError> {
         let &Request {
             id,
@@ -188,6 +189,7 @@ impl Session {
             gate: Gate::default(),
             asking,
             span: CallSpan::new(scope.span),
+            resource_uri: resource_uri.map(Box::from),
         });
         if !self.open.insert(&record) {
             return Err(id_in_use(id));

@@ -55,9 +55,9 @@ impl Session {
         batch: Option<&Arc<Batch>>,
     ) -> Result<Reply, ProtocolError> {
         let params = request.params;
-        let reference: Reference = field(params.reference, "ref")?;
-        let argument: Argument = field(params.argument, "argument")?;
-        let context: Context = match params.context {
+        let reference: Reference = field(params.rare().reference, "ref")?;
+        let argument: Argument = field(params.rare().argument, "argument")?;
+        let context: Context = match params.rare().context {
             None => Context::default(),
             Some(raw) => serde_json::from_str(raw.get())
                 .map_err(|e| ProtocolError::invalid_params(format_args!("`context`: {e}")))?,

@@ -90,7 +90,7 @@ impl Session {
             }
             "logging/setLevel" => {
                 self.version()?;
-                let level = log_level(params.level.as_deref())?;
+                let level = log_level(params.rare().level.as_deref())?;
                 *self.log_level.lock().unwrap_or_else(|e| e.into_inner()) = level;
                 Ok(Reply::Now(jsonrpc::result_line(id, &serde_json::json!({}))))
             }
@@ -225,6 +225,7 @@ impl Session {
         scope: RequestScope<'_>,
     ) -> Result<Reply, ProtocolError> {
         let requested = params
+            .rare()
             .protocol_version
             .as_deref()
             .ok_or_else(|| ProtocolError::invalid_params("missing field `protocolVersion`"))?;
@@ -232,8 +233,8 @@ impl Session {
         let handshake = Handshake {
             version,
             client: Arc::new(DeclaredClient::from_initialize(
-                params.client_info,
-                params.capabilities,
+                params.rare().client_info,
+                params.rare().capabilities,
             )),
         };
         if self.handshake.set(handshake).is_err() {
@@ -273,6 +274,7 @@ impl Session {
             resource_subscriptions: Option<Vec<String>>,
         }
         let wanted: Wanted = params
+            .rare()
             .notifications
             .and_then(|n| serde_json::from_str(n.get()).ok())
             .unwrap_or_default();

@@ -77,7 +77,7 @@ impl Session {
                 // specification asks.
                 match &*method {
                     "notifications/cancelled" => {
-                        if let Some(id) = params.request_id {
+                        if let Some(id) = params.rare().request_id {
                             self.open.cancel(&IdKey::of(id));
                         }
                     }

@@ -163,7 +163,7 @@ impl Session {
         run: Run<O>,
     ) -> Result<Reply, ProtocolError> {
         let (threads, admitted) = self.admit()?;
-        let record = self.open_record(request, run.name, None)?;
+        let record = self.open_record(request, run.name, None, run.uri.as_deref())?;
         let delivery = Delivery {
             engine: Arc::clone(&self.engine),
             open: Arc::clone(&self.open),
@@ -174,7 +174,6 @@ impl Session {
             arguments: run.arguments,
             context: Context(Arc::clone(&record)),
             instance: run.instance,
-            uri: run.uri,
         };
         let (job_record, job_threads) = (Arc::clone(&record), Arc::clone(&threads));
         let job = Box::pin(async move {
