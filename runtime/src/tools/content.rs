@@ -125,7 +125,7 @@ impl Annotations {
 }
 
 /// A reader of a conversation: the user, or the model (`assistant`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Role {
     /// The person.

@@ -7,6 +7,7 @@ use crate::call::asking::error::AskError;
 use crate::call::context::Context;
 use crate::call::inject::Inject;
 use crate::tools::ToolOutput;
+use crate::tools::content::Role;
 
 /// Asks the client's model for a completion (`sampling/createMessage`): the client may show the
 /// request to the user first, and picks the model. Needs an `async` tool. On 2026-07-28 its
@@ -62,8 +63,8 @@ impl SamplingRequest {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct SamplingMessage {
-    /// `user` or `assistant`.
-    pub role: String,
+    /// The user or the model.
+    pub role: Role,
     /// A content block (`{"type": "text", "text": ...}`, an image, audio).
     pub content: Value,
 }
@@ -72,7 +73,7 @@ impl SamplingMessage {
     /// A user message of text.
     pub fn user(text: impl Into<String>) -> SamplingMessage {
         SamplingMessage {
-            role: "user".into(),
+            role: Role::User,
             content: json!({"type": "text", "text": text.into()}),
         }
     }
@@ -80,7 +81,7 @@ impl SamplingMessage {
     /// An assistant message of text.
     pub fn assistant(text: impl Into<String>) -> SamplingMessage {
         SamplingMessage {
-            role: "assistant".into(),
+            role: Role::Assistant,
             content: json!({"type": "text", "text": text.into()}),
         }
     }
