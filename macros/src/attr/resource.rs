@@ -299,17 +299,23 @@ mod tests {
                 priority = 1.5,
                 size = "big",
                 audience("model"),
-                last_modified = "yesterday"
+                last_modified = "yesterday",
+                ttl_ms = -1,
+                cache = "shared"
             )),
             [
                 "unknown `mcp_resource` attribute `mime_typ`; expected one of `name`, `title`, \
                  `description`, `mime_type`, `size`, `audience`, `priority`, `last_modified`, \
-                 `icon`, `meta`, `tags`, `crate`; did you mean `mime_type`?",
+                 `ttl_ms`, `cache`, `icon`, `meta`, `tags`, `crate`; did you mean `mime_type`?",
                 "`priority` expects a number from 0 to 1, like `priority = 0.5`",
                 "`size` expects a number of bytes, like `size = 1024`",
                 "unknown role `model`; a role is `user` or `assistant`",
                 "`last_modified` expects an ISO 8601 date and time, like \
                  `\"2025-01-12T15:00:58Z\"`",
+                "`ttl_ms` expects how long clients may reuse a read, in milliseconds, like \
+                 `ttl_ms = 60000`",
+                "`cache` is `\"public\"` (any client may share a read) or `\"private\"` (only the \
+                 same caller), not `shared`",
             ]
         );
     }
