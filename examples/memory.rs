@@ -15,7 +15,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use toolwright::prelude::*;
-use toolwright::{Completing, ServerHandle};
+use toolwright::{Completing, ResourceUpdates};
 
 /// Someone or something the model knows of.
 #[derive(Clone, Serialize, Deserialize, JsonSchema, Debug, PartialEq)]
@@ -66,11 +66,11 @@ impl Memory {
     }
 
     /// Tells the subscribers of the graph, and of each entity named, that it changed.
-    fn changed<'a>(server: &ServerHandle, names: impl IntoIterator<Item = &'a str>) {
+    fn changed<'a>(updates: &ResourceUpdates, names: impl IntoIterator<Item = &'a str>) {
         // A server that stopped has no subscribers left to tell.
-        let _ = server.resource_updated("memory://graph");
+        let _ = updates.updated("memory://graph");
         for name in names {
-            let _ = server.resource_updated(&Memory::uri(name));
+            let _ = updates.updated(&Memory::uri(name));
         }
     }
 
@@ -108,7 +108,11 @@ impl Memory {
     /// # Arguments
     /// * `entities` - The entities to add.
     #[mcp_tool(destructive = false, idempotent, open_world = false)]
-    fn create_entities(&self, entities: Vec<Entity>, server: State<ServerHandle>) -> Vec<Entity> {
+    fn create_entities(
+        &self,
+        entities: Vec<Entity>,
+        updates: State<ResourceUpdates>,
+    ) -> Vec<Entity> {
         let mut created = Vec::new();
         {
             let mut known = self.entities();
@@ -119,7 +123,7 @@ impl Memory {
                 }
             }
         }
-        Memory::changed(&server, created.iter().map(|e| e.name.as_str()));
+        Memory::changed(&updates, created.iter().map(|e| e.name.as_str()));
         created
     }
 
@@ -131,7 +135,7 @@ impl Memory {
     fn create_relations(
         &self,
         relations: Vec<Relation>,
-        server: State<ServerHandle>,
+        updates: State<ResourceUpdates>,
     ) -> Result<Vec<Relation>, ToolError> {
         let known = self.entities();
         if let Some(r) = relations
@@ -157,7 +161,7 @@ impl Memory {
         let names = created
             .iter()
             .flat_map(|r| [r.from.as_str(), r.to.as_str()]);
-        Memory::changed(&server, names);
+        Memory::changed(&updates, names);
         Ok(created)
     }
 
@@ -171,7 +175,7 @@ impl Memory {
         &self,
         name: String,
         observations: Vec<String>,
-        server: State<ServerHandle>,
+        updates: State<ResourceUpdates>,
     ) -> Result<Entity, ToolError> {
         let entity = {
             let mut known = self.entities();
@@ -181,7 +185,7 @@ impl Memory {
             entity.observations.extend(observations);
             entity.clone()
         };
-        Memory::changed(&server, [name.as_str()]);
+        Memory::changed(&updates, [name.as_str()]);
         Ok(entity)
     }
 
@@ -214,11 +218,12 @@ impl Memory {
 fn server() -> Server {
     let memory = Arc::new(Memory::default());
     let mut server = toolwright::server!();
-    let handle = server.handle();
+    // Subscribers hear of changes; the lists stay as they are, so clients may cache them.
+    let updates = server.resource_updates();
     server
         .title("Memory")
         .instructions("A knowledge graph: record entities, relations and observations; read it back as resources.")
-        .state(handle)
+        .state(updates)
         .shared_tools(Arc::clone(&memory))
         .shared_state(memory)
 }

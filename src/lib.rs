@@ -392,9 +392,9 @@ pub use toolwright_runtime::{
     Completion, Content, Context, Elicit, EmbeddedResource, Era, Error, Extensions, Inject,
     IntoCompletion, IntoContents, IntoPrompt, IntoToolOutput, InvalidBase64, ItemInfo, ItemKind,
     Json, Level, Log, Messages, NoForm, Progress, Prompt, PromptMessage, ProtocolVersion,
-    Requirements, Resource, ResourceLink, Result, Role, Root, Roots, RootsChanged, Sample,
-    SamplingMessage, SamplingRequest, SamplingResult, SchemaProfile, Server, ServerHandle, State,
-    Structured, Text, Tool, ToolError, ToolInfo, ToolOrder, ToolOutput, UsageError,
+    Requirements, Resource, ResourceLink, ResourceUpdates, Result, Role, Root, Roots, RootsChanged,
+    Sample, SamplingMessage, SamplingRequest, SamplingResult, SchemaProfile, Server, ServerHandle,
+    State, Structured, Text, Tool, ToolError, ToolInfo, ToolOrder, ToolOutput, UsageError,
 };
 
 /// Middleware around tool calls: tower layers, and [`from_fn`](middleware::from_fn).

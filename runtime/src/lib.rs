@@ -45,8 +45,8 @@ pub use protocol::{Era, Level, ProtocolVersion};
 pub use resources::IntoContents;
 pub use run::middleware;
 pub use server::{
-    Caller, DEFAULT_MAX_IN_FLIGHT, DEFAULT_MAX_MESSAGE_SIZE, Error, Result, Server, ServerHandle,
-    ToolOrder,
+    Caller, DEFAULT_MAX_IN_FLIGHT, DEFAULT_MAX_MESSAGE_SIZE, Error, ResourceUpdates, Result,
+    Server, ServerHandle, ToolOrder,
 };
 pub use tools::{
     Annotations, Args, Content, EmbeddedResource, IntoToolOutput, InvalidBase64, Json,

@@ -268,3 +268,25 @@ fn capabilities_offer_what_the_server_serves_as_each_revision_defines() {
     let refused = piped.client.request("prompts/list", json!({}));
     assert_eq!(refused["error"]["code"], -32601, "{refused}");
 }
+
+#[test]
+fn resource_updates_reach_subscribers_and_leave_the_lists_as_they_are() {
+    let mut server = Server::new("weather", "1").resource::<today>();
+    let updates = server.resource_updates();
+    assert!(matches!(
+        updates.updated("weather://today"),
+        Err(Error::NotServing)
+    ));
+    let mut client = Client::connect(server, ProtocolVersion::V2026_07_28).unwrap();
+    let listed = client.request("resources/list", json!({})).unwrap();
+    assert!(
+        listed["ttlMs"].as_u64().unwrap() > 0,
+        "lists stay cacheable: {listed}"
+    );
+    let discover = client.request("server/discover", json!({})).unwrap();
+    assert_eq!(discover["capabilities"]["resources"]["listChanged"], false);
+    client.subscribe("weather://today").unwrap();
+    updates.updated("weather://today").unwrap();
+    let heard = next(&mut client);
+    assert_eq!(heard["params"]["uri"], "weather://today");
+}

@@ -21,7 +21,7 @@ use crate::run::middleware::{self, BoxError, BoxedService, Chain, ToolCall, Wrap
 use crate::server::catalog::{Items, Pending};
 use crate::server::engine::{Engine, Limits, RootsHook};
 use crate::server::error::{Error, Result};
-use crate::server::handle::{ServedBy, ServerHandle};
+use crate::server::handle::{ResourceUpdates, ServedBy, ServerHandle};
 use crate::server::listeners::Listeners;
 use crate::server::request_state::Sealer;
 use crate::server::toolset::{self, Admission, Names, ToolOrder, ToolSet};
@@ -63,6 +63,8 @@ pub struct Server {
     cache_ttl: Option<Duration>,
     /// The handle's link to the built server, once a handle was asked for.
     served_by: Option<Arc<ServedBy>>,
+    /// The link of the [`ResourceUpdates`] handed out, once one was asked for.
+    updates: Option<Arc<ServedBy>>,
     expose_internal_errors: bool,
     decode_string_arguments: bool,
     /// Tools with any of these tags are left out.
@@ -113,6 +115,7 @@ impl Server {
             page_size: None,
             cache_ttl: None,
             served_by: None,
+            updates: None,
             expose_internal_errors: false,
             decode_string_arguments: true,
             without_tags: Vec::new(),
@@ -353,6 +356,28 @@ impl Server {
         }
     }
 
+    /// A way to tell the clients that subscribed to a resource that it changed, from anywhere:
+    /// a tool (as a `State`), a background task, a file watcher. Take it before the server
+    /// runs. It leaves the lists as they are (a [`handle`](Server::handle) can do this too, and
+    /// makes the lists changeable).
+    ///
+    /// ```
+    /// use toolwright_runtime::Server;
+    ///
+    /// let mut server = Server::new("example", "1");
+    /// let updates = server.resource_updates();
+    /// std::thread::spawn(move || {
+    ///     // Later, when the file behind `file:///etc/motd` changed:
+    ///     let _ = updates.updated("file:///etc/motd");
+    /// });
+    /// ```
+    pub fn resource_updates(&mut self) -> ResourceUpdates {
+        let served = self.updates.get_or_insert_with(Arc::default);
+        ResourceUpdates {
+            served: Arc::clone(served),
+        }
+    }
+
     /// Leaves out the tools that have any of `tags` (`#[mcp_tool(tags("admin"))]`): a build of
     /// the server for one audience from tools written for several.
     pub fn without_tags<I, S>(mut self, tags: I) -> Server
@@ -531,7 +556,7 @@ impl Server {
             page_size,
             skills,
         });
-        if let Some(served_by) = &self.served_by {
+        for served_by in self.served_by.iter().chain(&self.updates) {
             served_by.attach(&engine);
         }
         Ok(engine)

@@ -118,12 +118,38 @@ impl ServerHandle {
         Ok(())
     }
 
+    /// Tells the clients that subscribed to `uri` that the resource changed, as
+    /// [`ResourceUpdates::updated`] does.
+    pub fn resource_updated(&self, uri: &str) -> Result<()> {
+        self.engine()?.listeners.updated(uri);
+        Ok(())
+    }
+}
+
+/// Tells the clients that subscribed to a resource that it changed, and nothing else: unlike a
+/// [`ServerHandle`], it does not make the server's lists changeable (which would declare
+/// `listChanged` and cache the lists for no time unless the server says). Get one from
+/// [`Server::resource_updates`](crate::Server::resource_updates) before the server runs; it is
+/// cheap to clone and can be sent to other threads.
+#[derive(Clone, Default)]
+pub struct ResourceUpdates {
+    pub(crate) served: Arc<ServedBy>,
+}
+
+impl ResourceUpdates {
     /// Tells the clients that subscribed to `uri` that the resource changed
     /// (`notifications/resources/updated`): handshake sessions that sent
     /// `resources/subscribe`, and 2026-07-28 listen streams whose `resourceSubscriptions`
     /// name it. They read it again if they care.
-    pub fn resource_updated(&self, uri: &str) -> Result<()> {
-        self.engine()?.listeners.updated(uri);
+    pub fn updated(&self, uri: &str) -> Result<()> {
+        let engine = self
+            .served
+            .engine
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .upgrade()
+            .ok_or(Error::NotServing)?;
+        engine.listeners.updated(uri);
         Ok(())
     }
 }

@@ -39,6 +39,6 @@ mod messages;
 
 pub use builder::{DEFAULT_MAX_IN_FLIGHT, DEFAULT_MAX_MESSAGE_SIZE, Server};
 pub use error::{Error, Result};
-pub use handle::ServerHandle;
+pub use handle::{ResourceUpdates, ServerHandle};
 pub use toolset::ToolOrder;
 pub use visibility::Caller;
