@@ -23,6 +23,7 @@ mod http_items;
 mod http_limits;
 mod http_malformed;
 mod injection;
+mod item_requests;
 mod malformed;
 mod middleware;
 mod notes;

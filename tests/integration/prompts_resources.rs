@@ -357,8 +357,10 @@ fn a_template_binds_its_variable_and_none_is_not_found() {
         };
         assert_eq!(missing.code, code, "{revision}");
         assert_eq!(missing.data, Some(json!({"uri": "notes://7"})));
+        // A value the parameter cannot take names no resource either.
         let not_a_number = read(&mut client, "notes://first").unwrap_err();
-        assert_eq!(not_a_number.code, -32602, "{revision}");
+        assert_eq!(not_a_number.code, code, "{revision}");
+        assert_eq!(not_a_number.data, Some(json!({"uri": "notes://first"})));
         assert!(
             not_a_number.message.contains("`id`"),
             "{}",

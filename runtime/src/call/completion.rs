@@ -156,12 +156,23 @@ pub trait CompleteFn<M> {
 
 impl<F, R> CompleteFn<Returned<R>> for F
 where
-    F: Fn(Completing) -> R,
-    R: IntoCompletion,
+    F: Fn(Completing) -> R + Copy + Send + 'static,
+    R: IntoCompletion + Send + 'static,
 {
+    /// On a thread meant for blocking, as a plain `fn` tool runs: a completion function may
+    /// read a file or a database, and the async workers serve every other request.
     fn complete(&self, completing: Completing) -> CompletionFuture {
-        let completion = self(completing).into_completion();
-        Box::pin(std::future::ready(completion))
+        let function = *self;
+        Box::pin(async move {
+            let suggested = tokio::task::spawn_blocking(move || function(completing)).await;
+            match suggested {
+                Ok(suggestions) => suggestions.into_completion(),
+                // Its panic, surfaced where the caller catches panics.
+                Err(failed) if failed.is_panic() => std::panic::resume_unwind(failed.into_panic()),
+                // The runtime is shutting down: nothing to suggest.
+                Err(_) => Completion::default(),
+            }
+        })
     }
 }
 

@@ -5,9 +5,9 @@
 //! carries (`ReadResourceResult` is cacheable).
 //!
 //! Policy: a resource the function says does not exist is the revision's not-found error
-//! (`-32002` until 2025-11-25, `-32602` on 2026-07-28, both with `data.uri`); values that do
-//! not bind are `-32602`; the function's own error is `-32603` with its message; a panic is
-//! `-32603`, masked.
+//! (`-32002` until 2025-11-25, `-32602` on 2026-07-28, both with `data.uri`), and so is a URI
+//! whose values the parameters cannot take (`item://abc` for a number); the function's own
+//! error is `-32603` with its message; a panic is `-32603`, masked.
 
 use serde::Serialize;
 use serde_json::value::RawValue;
@@ -132,8 +132,6 @@ pub(crate) struct ReadRenderer<'a> {
     pub(crate) name: &'a str,
     /// The URI read.
     pub(crate) uri: &'a str,
-    /// The schema of the template's variables, to say what a value should be.
-    pub(crate) variables_schema: &'a serde_json::Value,
     pub(crate) expose_internal_errors: bool,
     pub(crate) server_meta: &'a RawValue,
     pub(crate) cache: Cache,
@@ -161,9 +159,14 @@ pub(crate) fn read_result(
             let error = ProtocolError::resource_not_found(version, uri, uri);
             Rendered::error(id, &error)
         }
+        // A URI whose values the function's parameters cannot take names no resource.
         ResourceRepr::InvalidArguments(error) => {
-            let message = error.describe(renderer.variables_schema);
-            Rendered::error(id, &ProtocolError::invalid_arguments(message))
+            let uri = renderer.uri;
+            let detail = format_args!(
+                "{uri}: the value of `{}` does not fit: {}",
+                error.path, error.message
+            );
+            Rendered::error(id, &ProtocolError::resource_not_found(version, uri, detail))
         }
         ResourceRepr::Failed(message) => Rendered::error(id, &ProtocolError::internal(message)),
         ResourceRepr::Internal(detail) => {

@@ -103,8 +103,15 @@ impl OpenRequests {
         self.map().contains_key(key)
     }
 
-    pub(crate) fn remove(&self, key: &IdKey) {
-        self.map().remove(key);
+    /// Frees the id of `record`'s call, answered; an id a cancelled call freed already, and
+    /// a newer request took since, stays that request's.
+    pub(crate) fn remove(&self, record: &CallRecord) {
+        let mut map = self.map();
+        if let Some(Opened::Call(open)) = map.get(&record.key)
+            && std::ptr::eq(Arc::as_ptr(open), record)
+        {
+            map.remove(&record.key);
+        }
     }
 
     /// Whether any request is in flight.

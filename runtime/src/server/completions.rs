@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 
 use crate::call::completion::{self, Completing, Completion};
-use crate::protocol::jsonrpc::{self, ProtocolError};
+use crate::protocol::jsonrpc::{self, ProtocolError, without_position};
 use crate::protocol::wire::Modern;
 use crate::run::item_call;
 use crate::server::batch::Batch;
@@ -59,8 +59,7 @@ impl Session {
         let argument: Argument = field(params.rare().argument, "argument")?;
         let context: Context = match params.rare().context {
             None => Context::default(),
-            Some(raw) => serde_json::from_str(raw.get())
-                .map_err(|e| ProtocolError::invalid_params(format_args!("`context`: {e}")))?,
+            Some(_) => field(params.rare().context, "context")?,
         };
         let catalog = self.engine.catalog();
         let outlet = request.scope.outlet;
@@ -157,8 +156,9 @@ fn field<T: serde::de::DeserializeOwned>(
 ) -> Result<T, ProtocolError> {
     let raw =
         raw.ok_or_else(|| ProtocolError::invalid_params(format_args!("missing field `{name}`")))?;
-    serde_json::from_str(raw.get())
-        .map_err(|e| ProtocolError::invalid_params(format_args!("`{name}`: {e}")))
+    serde_json::from_str(raw.get()).map_err(|e| {
+        ProtocolError::invalid_params(format_args!("`{name}`: {}", without_position(&e)))
+    })
 }
 
 fn result_line(

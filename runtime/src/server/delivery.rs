@@ -72,7 +72,7 @@ impl Delivery {
         let Rendered { line, error_code } = rendered;
         let outcome = error_code.map_or(outcome, Outcome::Error);
         // The id is free again as soon as the client can read the answer.
-        self.open.remove(&record.key);
+        self.open.remove(record);
         let mut line = Some(line);
         // The span ends before the client can read the answer (and follow up on it).
         let sent = record.gate.finish(|| {

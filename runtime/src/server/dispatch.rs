@@ -35,6 +35,10 @@ use crate::server::reply::{Reply, id_in_use, log_level};
 use crate::server::session::{Handshake, RequestScope, Session};
 use crate::server::skills;
 
+/// The most resources one session (or one listen stream) hears of: what it asks for is kept
+/// while it lasts, so a client cannot grow the server without bound.
+const MAX_SUBSCRIPTIONS: usize = 4096;
+
 /// The methods of prompts, resources, completion and the skills extension (served when the
 /// server offers them; a session must be initialized first, as for tools).
 const SERVED: [&str; 11] = [
@@ -162,6 +166,12 @@ impl Session {
             .as_deref()
             .ok_or_else(|| ProtocolError::invalid_params("missing field `uri`"))?;
         let mut subscribed = self.subscribed.lock().unwrap_or_else(|e| e.into_inner());
+        if subscribe && subscribed.len() >= MAX_SUBSCRIPTIONS && !subscribed.contains(uri) {
+            return Err(ProtocolError::invalid_params(format_args!(
+                "a session subscribes to at most {MAX_SUBSCRIPTIONS} resources; unsubscribe \
+                 from one first"
+            )));
+        }
         match subscribe {
             true => subscribed.insert(uri.to_owned()),
             false => subscribed.remove(uri),
@@ -273,11 +283,22 @@ impl Session {
             #[serde(default)]
             resource_subscriptions: Option<Vec<String>>,
         }
-        let wanted: Wanted = params
-            .rare()
-            .notifications
-            .and_then(|n| serde_json::from_str(n.get()).ok())
-            .unwrap_or_default();
+        let wanted: Wanted = match params.rare().notifications {
+            None => Wanted::default(),
+            Some(filter) => serde_json::from_str(filter.get()).map_err(|e| {
+                ProtocolError::invalid_params(format_args!(
+                    "`notifications`: {}",
+                    jsonrpc::without_position(&e)
+                ))
+            })?,
+        };
+        let asked = wanted.resource_subscriptions.as_ref().map_or(0, Vec::len);
+        if asked > MAX_SUBSCRIPTIONS {
+            return Err(ProtocolError::invalid_params(format_args!(
+                "`resourceSubscriptions` names {asked} resources; a stream listens to at most \
+                 {MAX_SUBSCRIPTIONS}"
+            )));
+        }
         if !self.open.insert_stream(IdKey::of(id)) {
             return Err(id_in_use(id));
         }

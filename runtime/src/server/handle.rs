@@ -105,6 +105,13 @@ impl ServerHandle {
                 "the server started without resources, so it did not offer any; serve one                  from the start to add more later",
             ));
         }
+        let template = R::spec().uri.contains('{');
+        if template && !engine.offer.completions {
+            return Err(Error::Setting(
+                "the server started without prompts or templates, so it did not offer \
+                 completion; serve a template from the start to add more later",
+            ));
+        }
         engine.items.add_resource(R::spec(), &engine.states)?;
         engine.listeners.changed(List::Resources);
         Ok(())

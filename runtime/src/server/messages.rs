@@ -52,9 +52,9 @@ impl Session {
                 }
                 let _in_span = span.span().enter();
                 // An id in flight cannot be reused: the client could not tell the answers apart.
-                // (Calls check as they register.)
-                let calls = matches!(&*method, "tools/call" | "prompts/get" | "resources/read");
-                let answer = if !calls && self.open.contains(&IdKey::of(id)) {
+                // (`tools/call` checks as it registers the call; every other request here, since
+                // some answer before they would register.)
+                let answer = if method != "tools/call" && self.open.contains(&IdKey::of(id)) {
                     refuse(Some(id), &id_in_use(id))
                 } else {
                     let scope = RequestScope {

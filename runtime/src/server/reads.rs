@@ -131,7 +131,7 @@ impl Session {
         let raw = serde_json::value::to_raw_value(&values).expect("strings serialize");
         let arguments = Arguments::new(Some(raw)).decoding(Some(Arc::clone(&resource.schema)));
         let spec = resource.spec;
-        let (schema, owned_uri) = (Arc::clone(&resource.schema), uri.to_owned());
+        let owned_uri = uri.to_owned();
         let cache = self.engine.read_cache(spec);
         let run = Run {
             name: spec.name,
@@ -143,7 +143,6 @@ impl Session {
                 let renderer = ReadRenderer {
                     name: spec.name,
                     uri: &owned_uri,
-                    variables_schema: &schema,
                     expose_internal_errors: engine.expose_internal_errors,
                     server_meta: &engine.server_meta,
                     cache,

@@ -123,37 +123,58 @@ pub(crate) fn resource_changes(earlier: &Value, now: &Value, notes: &mut Notes) 
     );
 }
 
-/// The resource templates of one revision's listing, by name: a template keeps its name when
-/// its URI template changes.
+/// The resource templates of one revision's listing, by URI template (names need not be
+/// unique); a template whose URI template changed is found by its name, which it keeps.
 pub(crate) fn template_changes(earlier: &Value, now: &Value, notes: &mut Notes) {
-    compare(
-        "template",
-        "name",
-        earlier,
-        now,
-        notes,
-        |item, before, after, notes| {
-            words(item, before, after, notes);
-            let variables = |entry: &Value| -> Option<Vec<String>> {
-                let template = UriTemplate::parse(entry["uriTemplate"].as_str()?).ok()?;
-                let mut names: Vec<String> = template
-                    .variables()
-                    .into_iter()
-                    .map(str::to_owned)
-                    .collect();
-                names.sort();
-                Some(names)
-            };
-            if variables(before) != variables(after) {
-                notes.breaking(item, "its template's variables changed".into());
-            } else if before["uriTemplate"] != after["uriTemplate"] {
-                notes.breaking(item, "its URI template changed".into());
+    let (old, new) = (by("uriTemplate", earlier), by("uriTemplate", now));
+    let named = |entry: &Value| entry["name"].as_str().unwrap_or_default().to_owned();
+    let mut renamed = Vec::new();
+    for (uri, before) in old.iter().filter(|(uri, _)| !new.contains_key(*uri)) {
+        let moved = new
+            .iter()
+            .find(|(to, after)| !old.contains_key(*to) && named(after) == named(before));
+        match moved {
+            Some((to, after)) => {
+                renamed.push(to.clone());
+                template_changed(&format!("template {}", named(before)), before, after, notes);
             }
-            if before.get("mimeType") != after.get("mimeType") {
-                notes.breaking(item, "its MIME type changed".into());
-            }
-        },
-    );
+            None => notes.breaking(&format!("template {uri}"), "removed (or renamed)".into()),
+        }
+    }
+    for uri in new
+        .keys()
+        .filter(|uri| !old.contains_key(*uri) && !renamed.contains(uri))
+    {
+        notes.compatible(&format!("template {uri}"), "added".into());
+    }
+    for (uri, before) in &old {
+        if let Some(after) = new.get(uri) {
+            template_changed(&format!("template {uri}"), before, after, notes);
+        }
+    }
+}
+
+/// What changed in one template.
+fn template_changed(item: &str, before: &Value, after: &Value, notes: &mut Notes) {
+    words(item, before, after, notes);
+    let variables = |entry: &Value| -> Option<Vec<String>> {
+        let template = UriTemplate::parse(entry["uriTemplate"].as_str()?).ok()?;
+        let mut names: Vec<String> = template
+            .variables()
+            .into_iter()
+            .map(str::to_owned)
+            .collect();
+        names.sort();
+        Some(names)
+    };
+    if variables(before) != variables(after) {
+        notes.breaking(item, "its template's variables changed".into());
+    } else if before["uriTemplate"] != after["uriTemplate"] {
+        notes.breaking(item, "its URI template changed".into());
+    }
+    if before.get("mimeType") != after.get("mimeType") {
+        notes.breaking(item, "its MIME type changed".into());
+    }
 }
 
 #[cfg(test)]
@@ -256,6 +277,30 @@ mod tests {
                     "template note".into(),
                     "its template's variables changed".into()
                 ),
+            ]
+        );
+    }
+
+    #[test]
+    fn templates_that_share_a_name_are_told_apart_by_their_uri() {
+        let before = json!([
+            {"name": "page", "uriTemplate": "a://{x}"},
+            {"name": "page", "uriTemplate": "b://{x}", "mimeType": "text/plain"}
+        ]);
+        let after = json!([
+            {"name": "page", "uriTemplate": "a://{x}"},
+            {"name": "page", "uriTemplate": "b://{x}", "mimeType": "text/html"},
+            {"name": "other", "uriTemplate": "c://{y}"}
+        ]);
+        assert_eq!(
+            found(before, after, template_changes),
+            [
+                (
+                    Breaking,
+                    "template b://{x}".into(),
+                    "its MIME type changed".into()
+                ),
+                (Compatible, "template c://{y}".into(), "added".into()),
             ]
         );
     }
