@@ -10,9 +10,11 @@
 //! - An `initialize` asking for a revision the server does not speak with a handshake is answered
 //!   with the latest one it does (the client decides whether to stay); a second `initialize` is
 //!   refused. Requests other than `ping` before it are refused with `-32600`.
-//! - `subscriptions/listen` is acknowledged with `toolsListChanged` when the client asks for it
-//!   and the server's tools can change (nothing otherwise), and stays open until the client
-//!   cancels it.
+//! - `subscriptions/listen` is acknowledged with what the server will send of what the client
+//!   asked for (list changes of lists that can change, updates of the resources named when it
+//!   serves resources), and stays open until the client cancels it.
+//! - `resources/subscribe` keeps any URI (a resource may come to exist), at most 4096 per
+//!   session; a listen stream names at most as many, and a malformed filter is `-32602`.
 //! - `logging/setLevel` sets the session's level (`info` until then, the specification lets the
 //!   server choose); a 2026-07-28 request gets log messages only when its `_meta` names a level.
 
