@@ -7,7 +7,7 @@ use quote::quote;
 use syn::{ItemFn, ItemImpl};
 
 use crate::attr::arg::strip_parameter_attributes;
-use crate::model::kind::Kind;
+use crate::model::kind::{Kind, PROMPT, RESOURCE, TOOL};
 
 /// The function as written (its parameter attributes removed), beside what `expand` generates
 /// from it or the errors it found.
@@ -27,7 +27,37 @@ pub(crate) fn function(
             return quote!(#error #item);
         }
     };
-    let generated = expand(&function);
+    // A function is one kind of item: another kind's attribute on it is refused, and removed,
+    // so that its own expansion does not define the function's marker a second time.
+    let mut others = Vec::new();
+    function.attrs.retain(|attribute| {
+        let other = [&TOOL, &PROMPT, &RESOURCE].into_iter().find(|other| {
+            other.attribute != kind.attribute
+                && attribute
+                    .path()
+                    .segments
+                    .last()
+                    .is_some_and(|last| last.ident == other.attribute)
+        });
+        if let Some(other) = other {
+            others.push(syn::Error::new_spanned(
+                attribute,
+                format!(
+                    "a function is one kind of item: it is already `#[{}]`, so it cannot be \
+                     `#[{}]` too",
+                    kind.attribute, other.attribute
+                ),
+            ));
+        }
+        other.is_none()
+    });
+    let generated = match others.into_iter().reduce(|mut all, one| {
+        all.combine(one);
+        all
+    }) {
+        Some(errors) => Err(errors),
+        None => expand(&function),
+    };
     strip_parameter_attributes(function.sig.inputs.iter_mut());
     match generated {
         Ok(generated) => quote!(#function #generated),
