@@ -31,14 +31,9 @@ pub(crate) fn function(
     // so that its own expansion does not define the function's marker a second time.
     let mut others = Vec::new();
     function.attrs.retain(|attribute| {
-        let other = [&TOOL, &PROMPT, &RESOURCE].into_iter().find(|other| {
-            other.attribute != kind.attribute
-                && attribute
-                    .path()
-                    .segments
-                    .last()
-                    .is_some_and(|last| last.ident == other.attribute)
-        });
+        let other = [&TOOL, &PROMPT, &RESOURCE]
+            .into_iter()
+            .find(|other| other.attribute != kind.attribute && other.marks(attribute));
         if let Some(other) = other {
             others.push(syn::Error::new_spanned(
                 attribute,

@@ -1,12 +1,15 @@
 //! The rules of one resource: its name, its URI's variables against its parameters, what only a
 //! resource without variables may say, and the rules of its function and parameters.
 
+use syn::spanned::Spanned;
+
 use crate::check::checked::Checked;
 use crate::check::function;
 use crate::check::param;
 use crate::errors::Errors;
 use crate::model::resource::Resource;
 use crate::model::template::Template;
+use crate::syntax::is_option;
 
 /// Checks a resource. `errors` holds what building its model found (a URI that is not a
 /// template among it); the rules of the whole resource run only once every part of it parsed.
@@ -58,6 +61,18 @@ fn variables(resource: &Resource<'_>, template: &Template, errors: &mut Errors) 
     }
     for param in function.arguments() {
         let name = param.wire_name();
+        // A query variable a URI may leave out must be one the function can go without.
+        let optional = param.argument().is_some_and(|a| a.default.is_some()) || is_option(param.ty);
+        if template.optional.contains(&name) && !optional {
+            errors.push(syn::Error::new(
+                param.ty.span(),
+                format!(
+                    "`{name}` is a query variable of `{}`, which a URI may leave out: take it \
+                     as an `Option`, or give it `#[arg(default = ...)]`",
+                    uri.value()
+                ),
+            ));
+        }
         if !template.variables.contains(&name) {
             let has = match template.variables.as_slice() {
                 [] => "has no variables".to_owned(),

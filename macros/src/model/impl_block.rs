@@ -74,7 +74,7 @@ pub(crate) fn one_kind_each(block: &mut ItemImpl, kinds: &[&Kind]) -> Vec<syn::E
         let kind_of = |attribute: &syn::Attribute| {
             kinds
                 .iter()
-                .find(|kind| attribute.path().is_ident(kind.attribute))
+                .find(|kind| kind.marks(attribute))
                 .map(|kind| kind.attribute)
         };
         let Some(first) = method.attrs.iter().find_map(kind_of) else {
@@ -98,8 +98,5 @@ pub(crate) fn one_kind_each(block: &mut ItemImpl, kinds: &[&Kind]) -> Vec<syn::E
 }
 
 fn attribute_position(method: &ImplItemFn, kind: &Kind) -> Option<usize> {
-    method
-        .attrs
-        .iter()
-        .position(|a| a.path().is_ident(kind.attribute))
+    method.attrs.iter().position(|a| kind.marks(a))
 }

@@ -26,6 +26,15 @@ pub(crate) struct Kind {
     pub(crate) asks: bool,
 }
 
+impl Kind {
+    /// Whether `attribute` is this kind's, however it is spelt (`#[mcp_prompt]`,
+    /// `#[toolwright::mcp_prompt]`).
+    pub(crate) fn marks(&self, attribute: &syn::Attribute) -> bool {
+        let last = attribute.path().segments.last();
+        last.is_some_and(|segment| segment.ident == self.attribute)
+    }
+}
+
 pub(crate) const TOOL: Kind = Kind {
     noun: "tool",
     attribute: MCP_TOOL,

@@ -7,6 +7,8 @@
 pub(crate) struct Template {
     /// Each variable's name, in order, once.
     pub(crate) variables: Vec<String>,
+    /// The variables of query expressions (`{?q}`, `{&q}`): a URI may leave them out.
+    pub(crate) optional: Vec<String>,
 }
 
 /// The operators RFC 6570 defines (level 2 and 3).
@@ -25,6 +27,7 @@ impl Template {
             ));
         }
         let mut variables: Vec<String> = Vec::new();
+        let mut optional: Vec<String> = Vec::new();
         let mut rest = text;
         while let Some(at) = rest.find(['{', '}']) {
             check_literal(&rest[..at]).map_err(invalid)?;
@@ -41,7 +44,11 @@ impl Template {
                         None => "a `{` is never closed".to_owned(),
                     })
                 })?;
+            let query = inside[..end].starts_with(['?', '&']);
             for name in expression(&inside[..end]).map_err(invalid)? {
+                if query && !optional.contains(&name) {
+                    optional.push(name.clone());
+                }
                 if !variables.contains(&name) {
                     variables.push(name);
                 }
@@ -49,7 +56,10 @@ impl Template {
             rest = &inside[end + 1..];
         }
         check_literal(rest).map_err(invalid)?;
-        Ok(Template { variables })
+        Ok(Template {
+            variables,
+            optional,
+        })
     }
 
     /// A URI without variables: one resource, not a template of many.

@@ -162,10 +162,14 @@ pub(crate) fn read_result(
         // A URI whose values the function's parameters cannot take names no resource.
         ResourceRepr::InvalidArguments(error) => {
             let uri = renderer.uri;
-            let detail = format_args!(
-                "{uri}: the value of `{}` does not fit: {}",
-                error.path, error.message
-            );
+            let detail = match error.path.as_str() {
+                // The values as a whole: one is missing.
+                "." => format!("{uri}: {}", error.message),
+                path => format!(
+                    "{uri}: the value of `{path}` does not fit: {}",
+                    error.message
+                ),
+            };
             Rendered::error(id, &ProtocolError::resource_not_found(version, uri, detail))
         }
         ResourceRepr::Failed(message) => Rendered::error(id, &ProtocolError::internal(message)),

@@ -197,6 +197,11 @@ fn decode(root: &Value, schema: &Value, value: &mut Value) -> bool {
             let Ok(parsed) = serde_json::from_str::<Value>(text) else {
                 return false;
             };
+            // An integer beyond 64 bits parses as a float, which has lost its digits: it stays
+            // a string, and the binding says what it should be, rather than bind another number.
+            if parsed.is_f64() && !text.contains(['.', 'e', 'E']) {
+                return false;
+            }
             let kind = match &parsed {
                 Value::Array(_) => "array",
                 Value::Object(_) => "object",
@@ -264,9 +269,11 @@ fn integral(value: &mut Value) -> bool {
                 let f = n.as_f64().unwrap_or(f64::NAN);
                 let integer = if f.fract() != 0.0 {
                     None
-                } else if f >= 0.0 && f <= u64::MAX as f64 {
+                // Strictly inside the 64-bit ranges: at their ends a float stands for a number
+                // beyond them too, which must not bind as the end itself.
+                } else if f >= 0.0 && f < u64::MAX as f64 {
                     Some(serde_json::Number::from(f as u64))
-                } else if f < 0.0 && f >= i64::MIN as f64 {
+                } else if f < 0.0 && f > i64::MIN as f64 {
                     Some(serde_json::Number::from(f as i64))
                 } else {
                     None
@@ -424,6 +431,39 @@ mod tests {
         assert_eq!(
             message(args(r#"{"a":2.5,"inner":null}"#).bind::<Strict>()),
             "invalid arguments: `a`: invalid type: floating point `2.5`, expected i64"
+        );
+    }
+
+    #[test]
+    fn numbers_beyond_64_bits_bind_exactly_or_are_refused_never_changed() {
+        #[derive(serde::Deserialize, Debug)]
+        struct Big {
+            n: u128,
+        }
+        // As JSON, serde reads the digits themselves.
+        let exact = args(r#"{"n":18446744073709551617}"#).bind::<Big>().unwrap();
+        assert_eq!(exact.n, 18_446_744_073_709_551_617);
+        // As text, it would go through a float that has lost them.
+        for json in [
+            r#"{"n":"18446744073709551617"}"#,
+            r#"{"n":"340282366920938463463374607431768211455"}"#,
+        ] {
+            let mut bound = args(json);
+            bound.decoding = Some(Arc::new(serde_json::json!({
+                "type": "object",
+                "properties": {"n": {"type": "integer", "format": "uint128"}}
+            })));
+            assert!(bound.bind::<Big>().is_err(), "{json}");
+        }
+        #[derive(serde::Deserialize, Debug)]
+        #[allow(dead_code, reason = "bound, never read")]
+        struct Small {
+            m: i64,
+        }
+        assert!(
+            args(r#"{"m":-9223372036854775809}"#)
+                .bind::<Small>()
+                .is_err()
         );
     }
 
