@@ -165,7 +165,7 @@ impl Session {
         request: &Request<'_>,
         name: &'static str,
         asking: Option<Box<Asking>>,
-        resource_uri: Option<&str>,
+        resource_uri: Option<Box<str>>,
     ) -> Result<Arc<CallRecord>, ProtocolError> {
         let &Request {
             id,
@@ -189,7 +189,7 @@ impl Session {
             gate: Gate::default(),
             asking,
             span: CallSpan::new(scope.span),
-            resource_uri: resource_uri.map(Box::from),
+            resource_uri,
         });
         if !self.open.insert(&record) {
             return Err(id_in_use(id));

@@ -13,6 +13,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 
 use crate::call::completion::{self, Completing, Completion};
+use crate::call::record::CallRecord;
 use crate::protocol::jsonrpc::{self, ProtocolError, without_position};
 use crate::protocol::wire::Modern;
 use crate::run::item_call;
@@ -133,17 +134,18 @@ impl Session {
                 let future = Box::pin(async move { Ok(function(completing).await) });
                 Box::pin(item_call::caught(future, Err))
             }),
-            render: Box::new(
-                move |engine: &Engine, id: &RawValue, completion| match completion {
+            render: Box::new(move |engine: &Engine, record: &CallRecord, completion| {
+                match completion {
                     Ok(completion) => {
-                        Rendered::result(result_line(engine, version, id, completion))
+                        Rendered::result(result_line(engine, version, &record.id, completion))
                     }
                     Err(detail) => {
                         let expose = engine.expose_internal_errors;
-                        Rendered::error(id, &masked_error("completion of", owner, expose, &detail))
+                        let error = masked_error("completion of", owner, expose, &detail);
+                        Rendered::error(&record.id, &error)
                     }
-                },
-            ),
+                }
+            }),
         };
         self.run(request, batch, run)
     }

@@ -15,6 +15,7 @@ use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
 use crate::call::context::Context;
+use crate::call::record::CallRecord;
 use crate::call::span::Outcome;
 use crate::call::spec::{BoxFuture, Handler, Instance, Invocation};
 use crate::prompts::output::PromptOutput;
@@ -39,7 +40,7 @@ use crate::tools::render::Rendered;
 pub(crate) type Produce<O> = Box<dyn FnOnce(Invocation, Arc<Threads>) -> BoxFuture<O> + Send>;
 
 /// How a function's output becomes the response.
-pub(crate) type Render<O> = Box<dyn FnOnce(&Engine, &RawValue, O) -> Rendered + Send>;
+pub(crate) type Render<O> = Box<dyn FnOnce(&Engine, &CallRecord, O) -> Rendered + Send>;
 
 /// How a request's function runs and what it produces, and how its output becomes the
 /// response.
@@ -49,7 +50,7 @@ pub(crate) struct Run<O> {
     pub(crate) instance: Option<Instance>,
     pub(crate) arguments: Arguments,
     /// The URI a `resources/read` asked for (`Invocation::resource_uri`).
-    pub(crate) uri: Option<String>,
+    pub(crate) uri: Option<Box<str>>,
     pub(crate) produce: Produce<O>,
     pub(crate) render: Render<O>,
 }
@@ -87,14 +88,14 @@ impl Session {
             arguments,
             uri: None,
             produce: running(prompt.spec.handler, PromptOutput::internal),
-            render: Box::new(move |engine: &Engine, id: &RawValue, output| {
+            render: Box::new(move |engine: &Engine, record: &CallRecord, output| {
                 let renderer = PromptRenderer {
                     name,
                     arguments_schema: &schema,
                     expose_internal_errors: engine.expose_internal_errors,
                     server_meta: &engine.server_meta,
                 };
-                prompt_render::get_result(&renderer, version, id, output)
+                prompt_render::get_result(&renderer, version, &record.id, output)
             }),
         };
         self.run(request, batch, run)
@@ -131,23 +132,22 @@ impl Session {
         let raw = serde_json::value::to_raw_value(&values).expect("strings serialize");
         let arguments = Arguments::new(Some(raw)).decoding(Some(Arc::clone(&resource.schema)));
         let spec = resource.spec;
-        let owned_uri = uri.to_owned();
         let cache = self.engine.read_cache(spec);
         let run = Run {
             name: spec.name,
             instance: resource.instance.clone(),
             arguments,
-            uri: Some(uri.to_owned()),
+            uri: Some(uri.into()),
             produce: running(spec.handler, ResourceOutput::internal),
-            render: Box::new(move |engine: &Engine, id: &RawValue, output| {
+            render: Box::new(move |engine: &Engine, record: &CallRecord, output| {
                 let renderer = ReadRenderer {
                     name: spec.name,
-                    uri: &owned_uri,
+                    uri: record.resource_uri.as_deref().unwrap_or_default(),
                     expose_internal_errors: engine.expose_internal_errors,
                     server_meta: &engine.server_meta,
                     cache,
                 };
-                resource_render::read_result(&renderer, version, id, output)
+                resource_render::read_result(&renderer, version, &record.id, output)
             }),
         };
         self.run(request, batch, run)
@@ -162,7 +162,7 @@ impl Session {
         run: Run<O>,
     ) -> Result<Reply, ProtocolError> {
         let (threads, admitted) = self.admit()?;
-        let record = self.open_record(request, run.name, None, run.uri.as_deref())?;
+        let record = self.open_record(request, run.name, None, run.uri)?;
         let delivery = Delivery {
             engine: Arc::clone(&self.engine),
             open: Arc::clone(&self.open),
@@ -179,7 +179,7 @@ impl Session {
             let output = (run.produce)(invocation, job_threads).await;
             let span = job_record.span.take();
             let _in_span = span.span().enter();
-            let rendered = (run.render)(&delivery.engine, &job_record.id, output);
+            let rendered = (run.render)(&delivery.engine, &job_record, output);
             delivery.send(&job_record, &span, rendered, Outcome::Ok);
         });
         Ok(Reply::Later(Later::Item(ItemCall {

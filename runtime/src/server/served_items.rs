@@ -19,6 +19,7 @@ use crate::resources::render::{ResourceEntry, ResourceOut};
 use crate::resources::template::UriTemplate;
 use crate::server::error::{Error, Result};
 use crate::tools::bind_error::resolve;
+use crate::tools::compiled::meta_object;
 use crate::tools::content::Annotations;
 use crate::tools::schema::input_generator;
 
@@ -114,7 +115,11 @@ pub(crate) fn serve_prompt(
         arguments,
         schema: Arc::new(schema),
         known,
-        meta: meta_of(spec.meta).map_err(invalid)?,
+        meta: spec
+            .meta
+            .map(meta_object)
+            .transpose()
+            .map_err(|e| invalid(e.to_owned()))?,
     })
 }
 
@@ -149,7 +154,11 @@ pub(crate) fn serve_resource(
         annotations,
         completions: completions(&schema, spec.completions),
         schema: Arc::new(schema),
-        meta: meta_of(spec.meta).map_err(invalid)?,
+        meta: spec
+            .meta
+            .map(meta_object)
+            .transpose()
+            .map_err(|e| invalid(e.to_owned()))?,
     })
 }
 
@@ -251,14 +260,4 @@ fn allowed_values(root: &Value, property: &Value) -> Option<Vec<String>> {
         }
     }
     Some(values).filter(|v| !v.is_empty())
-}
-
-fn meta_of(meta: Option<&'static str>) -> Result<Option<Box<RawValue>>, String> {
-    let Some(text) = meta else {
-        return Ok(None);
-    };
-    match serde_json::from_str::<Box<RawValue>>(text) {
-        Ok(raw) if raw.get().trim_start().starts_with('{') => Ok(Some(raw)),
-        _ => Err(format!("its `meta` must be a JSON object, not `{text}`")),
-    }
 }

@@ -90,15 +90,7 @@ impl Compiled {
             let s = schema::with_definitions(s, &mut generator);
             OutputSchema::new(schema::finish(s, Contract::Output, profile))
         });
-        let meta = match source.meta {
-            Some(text) => Some(
-                RawValue::from_string(compact_json(text))
-                    .ok()
-                    .filter(|raw| raw.get().starts_with('{'))
-                    .ok_or("its `meta` must be a JSON object")?,
-            ),
-            None => None,
-        };
+        let meta = source.meta.map(meta_object).transpose()?;
         let known_arguments = ignore_unknown
             .then(|| schema::property_names(&input_schema))
             .flatten();
@@ -130,6 +122,15 @@ impl Compiled {
     pub(crate) fn wraps_output(&self, version: ProtocolVersion) -> bool {
         !version.output_may_be_any_value() && self.output.as_ref().is_some_and(|o| o.wrapped)
     }
+}
+
+/// An item's `_meta`, written by hand as JSON text: compacted onto one line (a response is one
+/// line), and refused unless it is an object.
+pub(crate) fn meta_object(text: &str) -> Result<Box<RawValue>, &'static str> {
+    RawValue::from_string(compact_json(text))
+        .ok()
+        .filter(|raw| raw.get().starts_with('{'))
+        .ok_or("its `meta` must be a JSON object")
 }
 
 /// JSON text without the whitespace between tokens, and nothing else changed: hand-written
