@@ -540,3 +540,19 @@ fn two_prompts_of_one_name_and_overlapping_resources_are_refused_at_start_up() {
     assert!(error.contains(&at(ANY_PAGE)), "{error}");
     assert!(error.contains(&at(FIRST_PAGE)), "{error}");
 }
+
+/// Written with its `_meta` over several lines.
+#[mcp_prompt(meta = r#"{
+    "com.example/kind": "demo"
+}"#)]
+fn with_meta() -> &'static str {
+    "meta"
+}
+
+#[test]
+fn a_multi_line_meta_is_sent_on_the_response_line() {
+    let server = Server::new("meta", "1").prompt::<with_meta>();
+    let mut client = Client::connect(server, ProtocolVersion::V2025_11_25).unwrap();
+    let prompts = client.list_prompts().unwrap();
+    assert_eq!(prompts[0]["_meta"], json!({"com.example/kind": "demo"}));
+}
