@@ -26,6 +26,7 @@ mod protocol;
 mod resources;
 mod run;
 mod server;
+mod tasks;
 #[cfg(feature = "testing")]
 pub mod testing;
 mod tools;
@@ -43,6 +44,8 @@ pub use cli::{Command, UsageError};
 pub use prompts::{IntoPrompt, Messages, PromptMessage};
 pub use protocol::{Era, Level, ProtocolVersion};
 pub use resources::IntoContents;
+pub use tasks::memory::MemoryTaskStore;
+pub use tasks::store::{StoreError, StoreFuture, TaskStore, Waker, Watch};
 pub use run::middleware;
 pub use server::{
     Caller, DEFAULT_MAX_IN_FLIGHT, DEFAULT_MAX_MESSAGE_SIZE, Error, ResourceUpdates, Result,

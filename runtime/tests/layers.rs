@@ -22,7 +22,7 @@ const RUNTIME: Folders = &[
         &[
             &["protocol", "diagnostics"],
             &["tools"],
-            &["prompts", "resources"],
+            &["prompts", "resources", "tasks"],
             &["call"],
             &["run"],
             &["server"],
@@ -68,6 +68,10 @@ const RUNTIME: Folders = &[
             &["prompt", "resource"],
             &["discovery"],
         ],
+    ),
+    (
+        "tasks",
+        &[&["id", "store"], &["memory", "record"], &["book", "wire"]],
     ),
     (
         "call/asking",

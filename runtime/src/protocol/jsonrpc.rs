@@ -153,9 +153,16 @@ impl ProtocolError {
     /// which `data.requiredCapabilities` names as an object; "Missing required client
     /// capability: " and `detail`.
     pub(crate) fn missing_client_capability(capability: &str, detail: &str) -> ProtocolError {
+        let path: Vec<&str> = capability.split('.').collect();
+        Self::missing_client_capability_at(&path, detail)
+    }
+
+    /// `-32021`, the capability named by the keys of its path (for one whose name has dots:
+    /// `["extensions", "io.modelcontextprotocol/tasks"]`).
+    pub(crate) fn missing_client_capability_at(path: &[&str], detail: &str) -> ProtocolError {
         let mut required = serde_json::json!({});
         let mut node = &mut required;
-        for step in capability.split('.') {
+        for &step in path {
             node = &mut node[step];
             *node = serde_json::json!({});
         }

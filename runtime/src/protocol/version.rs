@@ -229,6 +229,20 @@ impl ProtocolVersion {
     pub fn has_titles(self) -> bool {
         self.has_structured_output()
     }
+
+    /// Tasks as the extension `io.modelcontextprotocol/tasks` (2026-07-28 on, SEP-2663): the
+    /// server decides per request, for a request that declared the extension; `ttlMs` and
+    /// `pollIntervalMs`; `tasks/update`; the result inlined in `tasks/get`.
+    pub fn has_tasks_extension(self) -> bool {
+        self >= ProtocolVersion::V2026_07_28
+    }
+
+    /// The experimental tasks of 2025-11-25 (SEP-1686): the client asks with `params.task`,
+    /// tools say `execution.taskSupport`, the server declares `capabilities.tasks`, and the
+    /// result comes from `tasks/result`. Only that revision has them.
+    pub fn has_experimental_tasks(self) -> bool {
+        self == ProtocolVersion::V2025_11_25
+    }
 }
 
 impl fmt::Display for ProtocolVersion {
