@@ -391,10 +391,11 @@ pub use toolwright_runtime::{
     Annotations, Answer, Args, AskError, Caller, Cancellation, ClientInfo, Command, Completing,
     Completion, Content, Context, Elicit, EmbeddedResource, Era, Error, Extensions, Inject,
     IntoCompletion, IntoContents, IntoPrompt, IntoToolOutput, InvalidBase64, ItemInfo, ItemKind,
-    Json, Level, Log, Messages, NoForm, Progress, Prompt, PromptMessage, ProtocolVersion,
-    Requirements, Resource, ResourceLink, ResourceUpdates, Result, Role, Root, Roots, RootsChanged,
-    Sample, SamplingMessage, SamplingRequest, SamplingResult, SchemaProfile, Server, ServerHandle,
-    State, Structured, Text, Tool, ToolError, ToolInfo, ToolOrder, ToolOutput, UsageError,
+    Json, Level, Log, MemoryTaskStore, Messages, NoForm, Progress, Prompt, PromptMessage,
+    ProtocolVersion, Requirements, Resource, ResourceLink, ResourceUpdates, Result, Role, Root,
+    Roots, RootsChanged, Sample, SamplingMessage, SamplingRequest, SamplingResult, SchemaProfile,
+    Server, ServerHandle, State, StoreError, StoreFuture, Structured, Subject, TaskStart,
+    TaskStore, Text, Tool, ToolError, ToolInfo, ToolOrder, ToolOutput, UsageError, Waker, Watch,
 };
 
 /// Middleware around tool calls: tower layers, and [`from_fn`](middleware::from_fn).
@@ -418,7 +419,7 @@ pub mod prelude {
         Answer, Args, AskError, Cancellation, Completing, Completion, Content, Context, Elicit,
         EmbeddedResource, Inject, IntoContents, IntoPrompt, IntoToolOutput, ItemInfo, ItemKind,
         Json, Log, Messages, Progress, Prompt, PromptMessage, Resource, Roots, Sample, Server,
-        State, Structured, Text, ToolError, ToolOutput,
+        State, Structured, TaskStart, Text, ToolError, ToolOutput,
     };
 }
 

@@ -36,7 +36,7 @@ pub use call::{
     Answer, AskError, Cancellation, ClientInfo, Completing, Completion, Context, Elicit,
     Extensions, Inject, IntoCompletion, ItemInfo, ItemKind, Log, NoForm, Progress, Prompt,
     Requirements, Resource, Root, Roots, RootsChanged, Sample, SamplingMessage, SamplingRequest,
-    SamplingResult, State, Tool, ToolInfo,
+    SamplingResult, State, Subject, TaskStart, Tool, ToolInfo,
 };
 #[cfg(feature = "http")]
 pub use cli::ServeHttp;
@@ -44,13 +44,13 @@ pub use cli::{Command, UsageError};
 pub use prompts::{IntoPrompt, Messages, PromptMessage};
 pub use protocol::{Era, Level, ProtocolVersion};
 pub use resources::IntoContents;
-pub use tasks::memory::MemoryTaskStore;
-pub use tasks::store::{StoreError, StoreFuture, TaskStore, Waker, Watch};
 pub use run::middleware;
 pub use server::{
     Caller, DEFAULT_MAX_IN_FLIGHT, DEFAULT_MAX_MESSAGE_SIZE, Error, ResourceUpdates, Result,
     Server, ServerHandle, ToolOrder,
 };
+pub use tasks::memory::MemoryTaskStore;
+pub use tasks::store::{StoreError, StoreFuture, TaskStore, Waker, Watch};
 pub use tools::{
     Annotations, Args, Content, EmbeddedResource, IntoToolOutput, InvalidBase64, Json,
     ResourceLink, Role, SchemaProfile, Structured, Text, ToolError, ToolOutput,

@@ -9,7 +9,9 @@ pub use crate::call::discovery::{Item, MethodRegistration, Registration};
 pub use crate::call::inject::{Injector, Requirements, injector, sync_injectable};
 pub use crate::call::prompt::{Prompt, PromptSpec};
 pub use crate::call::resource::{Resource, ResourceSpec};
-pub use crate::call::spec::{BoxFuture, Handler, Invocation, Tool, ToolSpec, tool_future};
+pub use crate::call::spec::{
+    BoxFuture, Handler, Invocation, TaskSupport, Tool, ToolSpec, tool_future,
+};
 pub use crate::prompts::{IntoPrompt, PromptOutput};
 pub use crate::protocol::wire::{Annotations, Icon};
 pub use crate::resources::{IntoContents, Read, ResourceOutput};

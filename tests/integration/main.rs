@@ -35,6 +35,7 @@ mod results;
 mod roots;
 mod schemas;
 mod string_arguments;
+mod tasks;
 mod testing;
 mod unknown_arguments;
 mod visibility;

@@ -189,3 +189,20 @@ pub(crate) fn unknown(
         "unknown `{attr}` attribute `{key}`; expected one of {expected}{hint}"
     ))
 }
+
+/// A whole number written as a literal.
+pub(crate) fn integer(meta: &ParseNestedMeta<'_>, message: &str) -> syn::Result<WithSpan<u64>> {
+    match value(meta)? {
+        Value::Expr(Expr::Lit(ExprLit {
+            lit: Lit::Int(int), ..
+        })) => Ok(WithSpan {
+            value: int
+                .base10_parse()
+                .map_err(|_| syn::Error::new(int.span(), message))?,
+            span: int.span(),
+        }),
+        Value::Expr(other) => Err(syn::Error::new_spanned(other, message)),
+        Value::List(list) => Err(syn::Error::new_spanned(list, message)),
+        Value::Absent => Err(meta.error(message)),
+    }
+}

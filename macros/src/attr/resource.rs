@@ -7,7 +7,9 @@ use syn::parse::{ParseStream, Parser};
 use syn::{Expr, ExprLit, Lit, LitStr, Token};
 
 use crate::attr::item::{CRATE, ICON, ItemAttributes, META, NAME, TAGS, TITLE, item_key, strings};
-use crate::attr::key::{DESCRIPTION, Value, WithSpan, each_key, set, string, unknown, value};
+use crate::attr::key::{
+    DESCRIPTION, Value, WithSpan, each_key, integer, set, string, unknown, value,
+};
 
 /// The attribute itself.
 pub(crate) const MCP_RESOURCE: &str = "mcp_resource";
@@ -146,23 +148,6 @@ fn mime_type(meta: &ParseNestedMeta<'_>) -> syn::Result<WithSpan<String>> {
 const SIZE_USAGE: &str = "`size` expects a number of bytes, like `size = 1024`";
 const TTL_USAGE: &str =
     "`ttl_ms` expects how long clients may reuse a read, in milliseconds, like `ttl_ms = 60000`";
-
-/// A whole number written as a literal.
-fn integer(meta: &ParseNestedMeta<'_>, message: &str) -> syn::Result<WithSpan<u64>> {
-    match value(meta)? {
-        Value::Expr(Expr::Lit(ExprLit {
-            lit: Lit::Int(int), ..
-        })) => Ok(WithSpan {
-            value: int
-                .base10_parse()
-                .map_err(|_| syn::Error::new(int.span(), message))?,
-            span: int.span(),
-        }),
-        Value::Expr(other) => Err(syn::Error::new_spanned(other, message)),
-        Value::List(list) => Err(syn::Error::new_spanned(list, message)),
-        Value::Absent => Err(meta.error(message)),
-    }
-}
 
 /// `public` or `private`.
 fn cache(meta: &ParseNestedMeta<'_>) -> syn::Result<WithSpan<String>> {

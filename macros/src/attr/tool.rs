@@ -7,7 +7,7 @@ use syn::Expr;
 use crate::attr::item::{
     CRATE, ICON, ItemAttributes, META, NAME, TAGS, TITLE, expression, item_key,
 };
-use crate::attr::key::{DESCRIPTION, WithSpan, each_key, flag, set, unknown};
+use crate::attr::key::{DESCRIPTION, WithSpan, each_key, flag, integer, set, string, unknown};
 
 /// The attribute itself.
 pub(crate) const MCP_TOOL: &str = "mcp_tool";
@@ -19,6 +19,8 @@ pub(crate) const OPEN_WORLD: &str = "open_world";
 pub(crate) const INPUT_SCHEMA: &str = "input_schema";
 pub(crate) const UNDOCUMENTED: &str = "undocumented";
 pub(crate) const IGNORE_UNKNOWN_ARGUMENTS: &str = "ignore_unknown_arguments";
+pub(crate) const TASK: &str = "task";
+pub(crate) const TASK_TTL_MS: &str = "task_ttl_ms";
 
 const TOOL_KEYS: &[&str] = &[
     NAME,
@@ -34,8 +36,17 @@ const TOOL_KEYS: &[&str] = &[
     TAGS,
     IGNORE_UNKNOWN_ARGUMENTS,
     UNDOCUMENTED,
+    TASK,
+    TASK_TTL_MS,
     CRATE,
 ];
+
+/// How a tool runs as a task (`task = "..."`).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum TaskSupport {
+    Optional,
+    Required,
+}
 
 /// `#[mcp_tool(...)]`.
 #[derive(Default)]
@@ -53,6 +64,10 @@ pub(crate) struct ToolAttributes {
     pub(crate) ignore_unknown_arguments: Option<WithSpan<bool>>,
     /// An expression of type `&'static str`: a hand-written input schema.
     pub(crate) input_schema: Option<Expr>,
+    /// Whether it runs as a task for clients that can follow one.
+    pub(crate) task: Option<WithSpan<TaskSupport>>,
+    /// How long its tasks are kept, in milliseconds.
+    pub(crate) task_ttl_ms: Option<WithSpan<u64>>,
 }
 
 /// Parses the arguments of `#[mcp_tool(...)]`, collecting every error.
@@ -70,11 +85,41 @@ pub(crate) fn parse(tokens: TokenStream) -> syn::Result<ToolAttributes> {
             UNDOCUMENTED => &mut args.undocumented,
             IGNORE_UNKNOWN_ARGUMENTS => &mut args.ignore_unknown_arguments,
             INPUT_SCHEMA => return expression(meta, key, &mut args.input_schema),
+            TASK => return task(meta).and_then(|v| set(&mut args.task, key, v)),
+            TASK_TTL_MS => {
+                let ttl = integer(meta, TASK_TTL_USAGE);
+                return ttl.and_then(|v| set(&mut args.task_ttl_ms, key, v));
+            }
             _ => return Err(unknown(MCP_TOOL, key, TOOL_KEYS, meta)),
         };
         flag(meta, key, span).and_then(|v| set(slot, key, v))
     })?;
     Ok(args)
+}
+
+const TASK_TTL_USAGE: &str = "`task_ttl_ms` expects how long the tool's tasks are kept, in \
+                              milliseconds, like `task_ttl_ms = 3600000`";
+
+/// `"optional"` or `"required"`.
+fn task(meta: &syn::meta::ParseNestedMeta<'_>) -> syn::Result<WithSpan<TaskSupport>> {
+    let support = string(meta, TASK)?;
+    let value = match support.value.as_str() {
+        "optional" => TaskSupport::Optional,
+        "required" => TaskSupport::Required,
+        other => {
+            return Err(syn::Error::new(
+                support.span,
+                format!(
+                    "`task` is `\"optional\"` (a task for clients that can follow one, a call \
+                     for the others) or `\"required\"` (a task only), not `{other}`"
+                ),
+            ));
+        }
+    };
+    Ok(WithSpan {
+        value,
+        span: support.span,
+    })
 }
 
 #[cfg(test)]
@@ -117,7 +162,7 @@ mod tests {
                 "unknown `mcp_tool` attribute `nmae`; expected one of `name`, `title`, \
                  `description`, `read_only`, `destructive`, `idempotent`, `open_world`, `icon`, \
                  `meta`, `input_schema`, `tags`, `ignore_unknown_arguments`, `undocumented`, \
-                 `crate`; did you mean `name`?",
+                 `task`, `task_ttl_ms`, `crate`; did you mean `name`?",
                 "`read_only` expects `true` or `false`, or no value",
                 "`title` expects a string or a constant `&str`, like `title = \"...\"`",
             ]

@@ -8,7 +8,7 @@ use crate::check::string_argument::from_a_string;
 use crate::errors::Errors;
 use crate::model::function::Function;
 use crate::model::kind::Kind;
-use crate::model::param::{Argument, Injected, Param, ParamKind, asking_type};
+use crate::model::param::{Argument, Injected, Param, ParamKind, asking_type, is_task_start};
 use crate::syntax::{compact, is_option};
 
 pub(crate) fn parameters(function: &Function<'_>, errors: &mut Errors) {
@@ -147,6 +147,22 @@ fn injected(
                 function.kind.noun
             ),
         ));
+    }
+    if is_task_start(injection.inner) && !injection.marked {
+        if !kind.asks {
+            errors.push(syn::Error::new_spanned(
+                param.ty,
+                format!(
+                    "a {} cannot run as a task: take `TaskStart` in a tool",
+                    kind.noun
+                ),
+            ));
+        } else if !function.is_async() {
+            errors.push(syn::Error::new_spanned(
+                param.ty,
+                "`TaskStart::start` is awaited, so the tool must be an `async fn`",
+            ));
+        }
     }
     // Compared as types (syn's structural equality), not as their printed text.
     if before.contains(&injection.inner) {

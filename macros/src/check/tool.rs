@@ -7,6 +7,7 @@ use crate::check::checked::Checked;
 use crate::check::function;
 use crate::check::param;
 use crate::errors::Errors;
+use crate::model::param::{ParamKind, is_task_start};
 use crate::model::tool::Tool;
 
 /// Checks a tool. `errors` holds what building its model found: the rules between parameters
@@ -19,6 +20,7 @@ pub(crate) fn check<'a>(tool: Tool<'a>, mut errors: Errors) -> syn::Result<Check
     name(&tool, &mut errors);
     description(&tool, &mut errors);
     annotations(&tool, &mut errors);
+    task(&tool, &mut errors);
     function::signature(&tool.function, &mut errors);
     output(&tool, &mut errors);
     function::receiver(&tool.function, &mut errors);
@@ -59,6 +61,41 @@ fn description(tool: &Tool<'_>, errors: &mut Errors) {
              comment (`/// ...`) or `#[mcp_tool(description = \"...\")]`, or opt out with \
              `#[mcp_tool(undocumented)]`",
         ));
+    }
+}
+
+/// A task's keys go together: a time to live, or a `TaskStart`, only for a tool that runs as a
+/// task.
+fn task(tool: &Tool<'_>, errors: &mut Errors) {
+    let attributes = &tool.attributes;
+    let add = "add `task = \"optional\"` (a task for clients that can follow one) or \
+               `task = \"required\"`";
+    if let Some(ttl) = &attributes.task_ttl_ms {
+        if attributes.task.is_none() {
+            errors.push(syn::Error::new(
+                ttl.span,
+                format!("`task_ttl_ms` is for a tool that runs as a task: {add}"),
+            ));
+        } else if ttl.value == 0 {
+            errors.push(syn::Error::new(
+                ttl.span,
+                "a task is kept at least 1 ms: `task_ttl_ms` must be positive",
+            ));
+        }
+    }
+    if attributes.task.is_some() {
+        return;
+    }
+    for param in &tool.function.params {
+        if let ParamKind::Injected(injection) = &param.kind
+            && !injection.marked
+            && is_task_start(injection.inner)
+        {
+            errors.push(syn::Error::new_spanned(
+                param.ty,
+                format!("`TaskStart` is for a tool that runs as a task: {add}"),
+            ));
+        }
     }
 }
 

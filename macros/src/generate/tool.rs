@@ -6,6 +6,7 @@ use quote::quote;
 use syn::{Type, Visibility};
 
 use crate::attr::key::WithSpan;
+use crate::attr::tool::TaskSupport;
 use crate::check::checked::Checked;
 use crate::generate::arguments::{args_struct, header_checks};
 use crate::generate::handler::handler;
@@ -114,6 +115,12 @@ fn spec(tool: &Tool<'_>, target: &Target<'_>, input_schema: &TokenStream) -> Tok
     );
     let raw_input_schema = option(attributes.input_schema.as_ref());
     let ignore_unknown_arguments = hint(&attributes.ignore_unknown_arguments);
+    let task = match attributes.task.as_ref().map(|t| t.value) {
+        None => quote!(Forbidden),
+        Some(TaskSupport::Optional) => quote!(Optional),
+        Some(TaskSupport::Required) => quote!(Required),
+    };
+    let task_ttl_ms = option(attributes.task_ttl_ms.as_ref().map(|t| t.value));
     quote! {
         static __SPEC: #private::ToolSpec = #private::ToolSpec {
             #shared
@@ -127,6 +134,8 @@ fn spec(tool: &Tool<'_>, target: &Target<'_>, input_schema: &TokenStream) -> Tok
             output_schema: __output_schema,
             raw_input_schema: #raw_input_schema,
             ignore_unknown_arguments: #ignore_unknown_arguments,
+            task: #private::TaskSupport::#task,
+            task_ttl_ms: #task_ttl_ms,
         };
     }
 }

@@ -19,6 +19,7 @@ const INJECTABLE: &[&str] = &[
     "Elicit",
     "Sample",
     "Roots",
+    "TaskStart",
 ];
 
 /// The injected types that ask the client mid-call, which only an `async` function can await.
@@ -173,6 +174,11 @@ fn is_injectable(ty: &Type) -> bool {
 pub(crate) fn asking_type(ty: &Type) -> Option<&'static str> {
     let segment = last_segment(ty)?;
     ASKING.iter().copied().find(|name| segment.ident == name)
+}
+
+/// Whether an injected parameter's type names `TaskStart`.
+pub(crate) fn is_task_start(ty: &Type) -> bool {
+    last_segment(ty).is_some_and(|segment| segment.ident == "TaskStart")
 }
 
 /// `T` of `Args<T>`.

@@ -61,10 +61,11 @@ impl Gate {
         PROGRESS_SPACING.checked_sub(at.elapsed())
     }
 
-    /// Runs `send` with the answer unless the call was cancelled; either way, closes it.
+    /// Runs `send` with the answer unless the call was cancelled or already answered (a call
+    /// that became a task was answered with the task); either way, closes it.
     pub(crate) fn finish(&self, send: impl FnOnce()) -> bool {
         let mut passed = self.lock();
-        let sent = !passed.cancelled;
+        let sent = !passed.cancelled && !passed.finished;
         if sent {
             send();
         }
@@ -72,12 +73,15 @@ impl Gate {
         sent
     }
 
-    /// Cancels the call: fires its signal, and suppresses its answer unless already sent.
+    /// Cancels the call: fires its signal, and suppresses its answer. A request already
+    /// answered is not cancelled: nothing is left to cancel (and a call that became a task
+    /// runs on, cancelled only as a task).
     pub(crate) fn cancel(&self) {
         let mut passed = self.lock();
-        if !passed.finished {
-            passed.cancelled = true;
+        if passed.finished {
+            return;
         }
+        passed.cancelled = true;
         drop(passed);
         self.signal();
     }
@@ -87,6 +91,11 @@ impl Gate {
     pub(crate) fn signal(&self) {
         self.cancelled.store(true, Ordering::Release);
         self.wake.notify_waiters();
+    }
+
+    /// Whether the request was answered.
+    pub(crate) fn is_answered(&self) -> bool {
+        self.lock().finished
     }
 
     pub(crate) fn is_cancelled(&self) -> bool {
@@ -119,6 +128,17 @@ mod tests {
         gate.finish(|| sent.push(-1.0));
         gate.progress(3.0, || sent.push(3.0));
         assert_eq!(sent, [1.0, 2.0, -1.0]);
+    }
+
+    #[test]
+    fn a_request_is_answered_once_and_then_not_cancelled() {
+        let gate = Gate::default();
+        let mut sent = 0;
+        assert!(gate.finish(|| sent += 1));
+        assert!(!gate.finish(|| sent += 1));
+        gate.cancel();
+        assert_eq!(sent, 1);
+        assert!(!gate.is_cancelled(), "an answered request is not cancelled");
     }
 
     #[test]

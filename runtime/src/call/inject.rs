@@ -40,7 +40,7 @@ use crate::tools::ToolOutput;
     message = "`{Self}` cannot be injected into a tool, prompt or resource",
     label = "not injectable",
     note = "if `{Self}` is an argument the client sends, mark the parameter `#[arg]`",
-    note = "the server injects `Context`, `Progress`, `Cancellation`, `Log`, `State<T>`, `Elicit<T>`, `Sample`, `Roots`, and types that implement `Inject`"
+    note = "the server injects `Context`, `Progress`, `Cancellation`, `Log`, `State<T>`, `Elicit<T>`, `Sample`, `Roots`, `TaskStart`, and types that implement `Inject`"
 )]
 pub trait Inject: Sized + Send {
     /// Whether the value asks the client mid-call ([`Elicit`](crate::Elicit),
@@ -66,6 +66,8 @@ pub struct Requirements {
     pub(crate) forms: Vec<FormSource>,
     /// The tool asks the client mid-call.
     pub(crate) asks: bool,
+    /// The tool says where its call becomes a task ([`TaskStart`](crate::TaskStart)).
+    pub(crate) starts_task: bool,
 }
 
 /// A form type a tool elicits, and how to make its form.
@@ -85,6 +87,11 @@ impl Requirements {
     /// The tool asks the client mid-call.
     pub(crate) fn asks(&mut self) {
         self.asks = true;
+    }
+
+    /// The tool says where its call becomes a task.
+    pub(crate) fn starts_task(&mut self) {
+        self.starts_task = true;
     }
 
     /// The tool shows the form of `T`.

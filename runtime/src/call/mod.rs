@@ -14,6 +14,7 @@ pub(crate) mod trace_context;
 pub(crate) mod span;
 
 pub(crate) mod asking;
+pub(crate) mod task;
 
 pub(crate) mod record;
 
@@ -26,6 +27,7 @@ pub(crate) mod context;
 pub(crate) mod inject;
 
 pub(crate) mod ask;
+pub(crate) mod task_start;
 
 pub(crate) mod spec;
 
@@ -44,7 +46,7 @@ pub use cancel::Cancellation;
 pub use client::ClientInfo;
 pub use completion::{Completing, Completion, IntoCompletion};
 pub use context::Context;
-pub use extensions::Extensions;
+pub use extensions::{Extensions, Subject};
 pub use inject::{Inject, Requirements};
 pub use log::Log;
 pub use progress::Progress;
@@ -52,3 +54,4 @@ pub use prompt::Prompt;
 pub use resource::Resource;
 pub use spec::{ItemInfo, ItemKind, Tool, ToolInfo};
 pub use state::State;
+pub use task_start::TaskStart;

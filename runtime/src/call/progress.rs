@@ -12,7 +12,9 @@ use crate::protocol::jsonrpc;
 ///
 /// Notifications are sent only when the client asked for them (with a `progressToken`), only
 /// while the request is open, and only for values larger than the last one sent; anything else
-/// is dropped, so a tool can report freely. `Progress::default()` reports nothing.
+/// is dropped, so a tool can report freely. Once the call is a task, whose client polls rather
+/// than listens, a report becomes the task's `statusMessage` (its message, else
+/// `progress/total`). `Progress::default()` reports nothing.
 #[derive(Clone, Default)]
 pub struct Progress(Option<Arc<CallRecord>>);
 
@@ -29,10 +31,11 @@ struct Params<'a> {
 
 impl Progress {
     pub(crate) fn of(record: &Arc<CallRecord>) -> Progress {
-        Progress(record.progress_token.is_some().then(|| Arc::clone(record)))
+        let reported = record.progress_token.is_some() || record.task.is_some();
+        Progress(reported.then(|| Arc::clone(record)))
     }
 
-    /// Whether the client asked for progress notifications.
+    /// Whether the client asked for progress notifications (or the call may become a task).
     pub fn is_enabled(&self) -> bool {
         self.0.is_some()
     }
@@ -43,6 +46,16 @@ impl Progress {
         let Some(record) = &self.0 else {
             return false;
         };
+        if let Some(run) = record.task_run() {
+            // A task's client polls: the progress is its status message.
+            let note = match (message, total) {
+                (Some(message), _) => message.to_owned(),
+                (None, Some(total)) => format!("{progress}/{total}"),
+                (None, None) => format!("{progress}"),
+            };
+            run.say(note);
+            return true;
+        }
         let Some(token) = record.progress_token.as_deref() else {
             return false;
         };

@@ -4,7 +4,7 @@
 //! [`Context`](crate::Context), [`Progress`](crate::Progress), [`Log`](crate::Log) and
 //! [`Cancellation`](crate::Cancellation) are views of this record: a call allocates it once.
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use serde_json::Value;
 use serde_json::value::RawValue;
@@ -16,6 +16,7 @@ use crate::call::gate::Gate;
 use crate::call::outlet::Outlet;
 use crate::call::span::CallSpan;
 use crate::call::state::States;
+use crate::call::task::{Plan, TaskFuture, TaskRun};
 use crate::protocol::id::IdKey;
 use crate::protocol::{Level, ProtocolVersion};
 
@@ -44,6 +45,9 @@ pub(crate) struct CallRecord {
     /// The URI a `resources/read` asked for (here, not in the invocation, which every tool
     /// call moves from thread to thread); `None` for anything else.
     pub(crate) resource_uri: Option<Box<str>>,
+    /// How the call becomes a task, for a tool that may run as one called by a client that
+    /// can follow one.
+    pub(crate) task: Option<Box<TaskSlot>>,
 }
 
 impl CallRecord {
@@ -55,18 +59,79 @@ impl CallRecord {
             .expect("a call of a tool that asks can ask")
     }
 
-    /// Asks the client `method` with `params`, as the entry `name` of a round's requests, and
-    /// returns its result.
+    /// Asks the client `method` with `params`, as the entry `name` of a round's requests (or,
+    /// once the call is a task, of the task's), and returns its result.
     pub(crate) async fn ask(
         &self,
         name: &str,
         method: &'static str,
         params: Value,
     ) -> Result<Value, AskError> {
+        if let Some(run) = self.task_run() {
+            return run.ask(&self.gate, name, method, params).await;
+        }
         let asking = self.asking();
         asking
             .ask(&self.outlet, &self.gate, name, method, params)
             .await
+    }
+
+    /// The task the call became, if it has.
+    pub(crate) fn task_run(&self) -> Option<&Arc<TaskRun>> {
+        self.task.as_ref()?.run.get()
+    }
+
+    /// Whether the call becomes a task before its tool runs.
+    pub(crate) fn starts_as_task(&self) -> bool {
+        self.task
+            .as_ref()
+            .is_some_and(|slot| slot.plan == Plan::Start)
+    }
+
+    /// Makes the call a task (once: a call that is one stays that one), answering its request
+    /// with the task; `None` when it cannot be one: its client cannot follow a task (the call
+    /// goes on as a call), or the task could not be stored (its request is answered with
+    /// that error, and the call is cancelled).
+    pub(crate) async fn escalate(self: &Arc<Self>) -> Option<Arc<TaskRun>> {
+        let slot = self.task.as_ref()?;
+        let _once = slot.escalating.lock().await;
+        if let Some(run) = slot.run.get() {
+            return Some(Arc::clone(run));
+        }
+        let Some(run) = slot.opener.escalate(self).await else {
+            self.gate.signal();
+            return None;
+        };
+        let record = Arc::clone(self);
+        tokio::spawn(Arc::clone(&run).watch(move || record.gate.signal()));
+        Some(Arc::clone(slot.run.get_or_init(|| run)))
+    }
+}
+
+/// The server's way of making a call a task: store it, then answer its request with it.
+pub(crate) trait Escalate: Send + Sync {
+    /// Makes the call of `record` a task and answers its request with it; or answers the
+    /// request with the error that kept it from becoming one (`None`).
+    fn escalate<'a>(&'a self, record: &'a Arc<CallRecord>) -> TaskFuture<'a, Option<Arc<TaskRun>>>;
+}
+
+/// What a call that may become a task carries.
+pub(crate) struct TaskSlot {
+    plan: Plan,
+    opener: Box<dyn Escalate>,
+    run: OnceLock<Arc<TaskRun>>,
+    /// Held while the call becomes one, so that it does so once.
+    escalating: tokio::sync::Mutex<()>,
+}
+
+impl TaskSlot {
+    pub(crate) fn new(plan: Plan, opener: Box<dyn Escalate>) -> Box<TaskSlot> {
+        Box::new(TaskSlot {
+            plan,
+            opener,
+            run: OnceLock::new(),
+            escalating: tokio::sync::Mutex::new(()),
+        })
     }
 }
 
@@ -92,6 +157,7 @@ pub(crate) mod tests {
             asking: None,
             span: CallSpan::new(&crate::call::span::RequestSpan::none()),
             resource_uri: None,
+            task: None,
         })
     }
 }

@@ -76,6 +76,33 @@ impl Invocation {
     }
 }
 
+/// Whether a tool runs as a task: answered at once with a handle the client polls, while it
+/// runs on (`#[mcp_tool(task = "optional")]` or `"required"`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum TaskSupport {
+    /// Never: every call is answered with its result.
+    #[default]
+    Forbidden,
+    /// For a client that can follow a task (one that declared the tasks extension on a
+    /// 2026-07-28 request, or asked for one with `params.task` on 2025-11-25); a call for the
+    /// others.
+    Optional,
+    /// Only as a task: a client that cannot follow one is refused (`-32021` naming the
+    /// extension on 2026-07-28).
+    Required,
+}
+
+impl TaskSupport {
+    /// Its name in 2025-11-25's `execution.taskSupport`, where it may run as a task.
+    pub(crate) fn wire_name(self) -> Option<&'static str> {
+        match self {
+            TaskSupport::Forbidden => None,
+            TaskSupport::Optional => Some("optional"),
+            TaskSupport::Required => Some("required"),
+        }
+    }
+}
+
 /// Everything `#[mcp_tool]` knows about a tool at compile time.
 pub struct ToolSpec {
     /// The tool's name, unique in a server.
@@ -107,6 +134,10 @@ pub struct ToolSpec {
     pub ignore_unknown_arguments: Option<bool>,
     /// The tool's `_meta`, as a JSON object text (2025-06-18 on).
     pub meta: Option<&'static str>,
+    /// Whether it runs as a task (`#[mcp_tool(task = "...")]`).
+    pub task: TaskSupport,
+    /// How long its tasks are kept, in milliseconds; `None` for the server's default.
+    pub task_ttl_ms: Option<u64>,
     /// The source file of the definition.
     pub file: &'static str,
     /// The line of the definition.

@@ -50,6 +50,23 @@ impl ErrorCode {
     pub(crate) const fn as_i64(self) -> i64 {
         self as i64
     }
+
+    /// The code written as `code`; an unknown one is an internal error.
+    fn of(code: i64) -> ErrorCode {
+        [
+            ErrorCode::ParseError,
+            ErrorCode::InvalidRequest,
+            ErrorCode::MethodNotFound,
+            ErrorCode::InvalidParams,
+            ErrorCode::ResourceNotFound,
+            ErrorCode::HeaderMismatch,
+            ErrorCode::MissingClientCapability,
+            ErrorCode::UnsupportedProtocolVersion,
+        ]
+        .into_iter()
+        .find(|known| known.as_i64() == code)
+        .unwrap_or(ErrorCode::InternalError)
+    }
 }
 
 impl Serialize for ErrorCode {
@@ -78,6 +95,23 @@ impl ProtocolError {
             message,
             data: None,
         }
+    }
+
+    /// The error an error object the server wrote earlier says (a task's, kept in its store).
+    pub(crate) fn written(error: &serde_json::Value) -> ProtocolError {
+        ProtocolError {
+            code: ErrorCode::of(error["code"].as_i64().unwrap_or_default()),
+            message: error["message"].as_str().unwrap_or_default().to_owned(),
+            data: error.get("data").cloned(),
+        }
+    }
+
+    /// `-32601` for a method that exists but not for this request: `detail` says why.
+    pub(crate) fn method_not_found_because(detail: impl fmt::Display) -> ProtocolError {
+        Self::new(
+            ErrorCode::MethodNotFound,
+            format!("Method not found: {detail}"),
+        )
     }
 
     /// `-32700`, "Parse error: " and `detail`.

@@ -58,6 +58,10 @@ pub(crate) struct Rare<'a> {
     pub(crate) argument: Option<&'a RawValue>,
     /// Of `completion/complete`: the arguments already given.
     pub(crate) context: Option<&'a RawValue>,
+    /// Of a 2025-11-25 `tools/call`: the client asks for a task.
+    pub(crate) task: Option<&'a RawValue>,
+    /// Of `tasks/get`, `tasks/update`, `tasks/cancel`, `tasks/result`.
+    pub(crate) task_id: Option<Cow<'a, str>>,
 }
 
 /// A message without any of the rarer params.
@@ -71,6 +75,8 @@ const NO_RARE: &Rare<'static> = &Rare {
     reference: None,
     argument: None,
     context: None,
+    task: None,
+    task_id: None,
 };
 
 impl<'a> Params<'a> {
@@ -85,7 +91,7 @@ impl<'a> Params<'a> {
 }
 
 /// The keys of `Params`, those of the hot path first (a key is looked for in this order).
-const KEYS: [&str; 16] = [
+const KEYS: [&str; 18] = [
     "name",
     "arguments",
     "_meta",
@@ -102,6 +108,8 @@ const KEYS: [&str; 16] = [
     "ref",
     "argument",
     "context",
+    "task",
+    "taskId",
 ];
 
 /// A key of `Params`, as its place in [`KEYS`]; `None` for a key it does not read.
@@ -199,7 +207,9 @@ impl<'de> Deserialize<'de> for Params<'de> {
                         12 => params.rare_mut().notifications = raw(&mut map)?,
                         13 => params.rare_mut().reference = raw(&mut map)?,
                         14 => params.rare_mut().argument = raw(&mut map)?,
-                        _ => params.rare_mut().context = raw(&mut map)?,
+                        15 => params.rare_mut().context = raw(&mut map)?,
+                        16 => params.rare_mut().task = raw(&mut map)?,
+                        _ => params.rare_mut().task_id = text(&mut map)?,
                     }
                 }
                 Ok(params)

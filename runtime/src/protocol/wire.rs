@@ -83,6 +83,8 @@ pub(crate) struct Offer {
     pub(crate) completions: bool,
     /// The skills extension, and whether `resources/directory/read` is served.
     pub(crate) skills: Option<bool>,
+    /// Some tool runs as a task.
+    pub(crate) tasks: bool,
 }
 
 #[derive(Serialize)]
@@ -97,6 +99,9 @@ struct Capabilities {
     completions: Option<Empty>,
     /// Tools can send `notifications/message` (`Log`).
     logging: Empty,
+    /// 2025-11-25's experimental tasks.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tasks: Option<Value>,
     #[serde(skip_serializing_if = "Option::is_none")]
     extensions: Option<Value>,
 }
@@ -104,11 +109,15 @@ struct Capabilities {
 /// The skills extension's identifier (SEP-2640).
 pub(crate) const SKILLS_EXTENSION: &str = "io.modelcontextprotocol/skills";
 
+/// The tasks extension's identifier (SEP-2663).
+pub(crate) const TASKS_EXTENSION: &str = "io.modelcontextprotocol/tasks";
+
 /// The server's capabilities for `version`: `listChanged` when its lists can change while it
 /// runs; `prompts`, `resources` (which can be subscribed to) and `completions` when it serves
 /// them (`completions` from 2025-03-26, which defined it); the skills extension where a
 /// revision has `extensions` (2026-07-28; legacy results carry it too, as SEP-2133 shows, since
-/// `ServerCapabilities` is open there).
+/// `ServerCapabilities` is open there). Tasks are the extension on 2026-07-28 and the
+/// experimental `tasks` capability (tool calls, listed and cancelled) on 2025-11-25 alone.
 fn capabilities(offer: &Offer, version: Option<ProtocolVersion>) -> Capabilities {
     let list_changed = offer.changing;
     Capabilities {
@@ -122,14 +131,28 @@ fn capabilities(offer: &Offer, version: Option<ProtocolVersion>) -> Capabilities
             && version.is_none_or(ProtocolVersion::has_completions_capability))
         .then_some(Empty {}),
         logging: Empty {},
-        extensions: offer.skills.map(|directory_read| {
-            let settings = match directory_read {
-                true => serde_json::json!({"directoryRead": true}),
-                false => serde_json::json!({}),
-            };
-            serde_json::json!({ SKILLS_EXTENSION: settings })
-        }),
+        tasks: (offer.tasks && version.is_some_and(ProtocolVersion::has_experimental_tasks)).then(
+            || serde_json::json!({"list": {}, "cancel": {}, "requests": {"tools": {"call": {}}}}),
+        ),
+        extensions: extensions(offer, version),
     }
+}
+
+/// The extensions the server declares: skills, and tasks where the revision has the extension
+/// (`version` is `None` for `server/discover`, which only 2026-07-28 has).
+fn extensions(offer: &Offer, version: Option<ProtocolVersion>) -> Option<Value> {
+    let mut extensions = serde_json::Map::new();
+    if let Some(directory_read) = offer.skills {
+        let settings = match directory_read {
+            true => serde_json::json!({"directoryRead": true}),
+            false => serde_json::json!({}),
+        };
+        extensions.insert(SKILLS_EXTENSION.into(), settings);
+    }
+    if offer.tasks && version.is_none_or(ProtocolVersion::has_tasks_extension) {
+        extensions.insert(TASKS_EXTENSION.into(), serde_json::json!({}));
+    }
+    (!extensions.is_empty()).then_some(Value::Object(extensions))
 }
 
 #[derive(Serialize)]
@@ -261,6 +284,8 @@ pub(crate) struct ToolEntry<'a> {
     pub(crate) output_schema: Option<&'a Value>,
     pub(crate) icons: &'a [Icon],
     pub(crate) meta: Option<&'a RawValue>,
+    /// How it runs as a task, where it may: `"optional"` or `"required"`.
+    pub(crate) task_support: Option<&'static str>,
 }
 
 #[derive(Serialize)]
@@ -278,8 +303,17 @@ pub(crate) struct ToolOut<'a> {
     annotations: Option<AnnotationsOut<'a>>,
     #[serde(skip_serializing_if = "<[_]>::is_empty")]
     icons: &'a [Icon],
+    /// 2025-11-25's `execution.taskSupport`, for a tool that runs as a task.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    execution: Option<Execution>,
     #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
     meta: Option<&'a RawValue>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Execution {
+    task_support: &'static str,
 }
 
 #[derive(Serialize)]
@@ -321,6 +355,10 @@ impl<'a> ToolEntry<'a> {
             output_schema: self.output_schema,
             annotations,
             icons: if version.has_icons() { self.icons } else { &[] },
+            execution: self
+                .task_support
+                .filter(|_| version.has_experimental_tasks())
+                .map(|task_support| Execution { task_support }),
             meta: self.meta.filter(|_| modern),
         }
     }

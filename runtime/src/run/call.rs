@@ -42,6 +42,7 @@ impl<F: Finish> Call<F> {
             // there; a transport's own thread (stdio's reader) never runs tool code.
             Handler::Sync(run)
                 if self.middleware.is_none()
+                    && !self.tool_call.record().starts_as_task()
                     && !(tool.pace.is_quick() && tokio::runtime::Handle::try_current().is_ok()) =>
             {
                 threads.sync_pool.run(move || self.run_sync(run));
@@ -72,8 +73,9 @@ impl<F: Finish> Call<F> {
         finish.finish(&tool, &record, output);
     }
 
-    /// As a task, in the call's span: through the server's middleware, which runs the tool
-    /// (`ToolCall::execute`) or not, or straight to the tool.
+    /// As a task of the runtime, in the call's span: through the server's middleware, which
+    /// runs the tool (`ToolCall::execute`) or not, or straight to the tool; a call that is an
+    /// MCP task from the start becomes one first.
     async fn run_in_task(self) {
         let Call {
             tool_call,
@@ -83,6 +85,11 @@ impl<F: Finish> Call<F> {
         let tool = Arc::clone(&tool_call.tool);
         let record = Arc::clone(tool_call.record());
         let span = record.span.get().span().clone();
+        // A call that is a task from the start is answered with its task first; one that
+        // could not become a task was answered with why, and does not run.
+        if record.starts_as_task() && record.escalate().await.is_none() {
+            return;
+        }
         let output = match middleware {
             Some(chain) => chain.call(tool_call).instrument(span).await,
             None => tool_call.execute().instrument(span).await,

@@ -14,4 +14,6 @@ pub(crate) struct ServedTool {
     pub(crate) pace: Pace,
     /// It asks the client mid-call (`Elicit`, `Sample`, `Roots`).
     pub(crate) asks: bool,
+    /// It says where its call becomes a task (`TaskStart`).
+    pub(crate) starts_task: bool,
 }

@@ -214,9 +214,10 @@ mod tests {
             finished.recv_timeout(Duration::from_secs(20)).unwrap();
         }
         let most = most.load(std::sync::atomic::Ordering::Relaxed);
-        // A runner preempted mid-call for a millisecond may look held up, and on a machine busy
-        // with other work that happens often: a few more runners, never one per queued call
-        // (2000 here).
-        assert!(most <= pool.steady * 8, "{most} runners for quick calls");
+        // A runner preempted mid-call for a millisecond looks held up, and on a machine busy
+        // with other work (a shared CI runner, a build beside the tests) that happens often:
+        // more runners than cores, then. What must never happen is a runner per queued call,
+        // as `spawn_blocking` alone gives: hundreds here. The bound is far from both.
+        assert!(most <= calls / 20, "{most} runners for {calls} quick calls");
     }
 }

@@ -13,7 +13,7 @@ use crate::call::asking::form::Forms;
 use crate::call::discovery::{self, Item};
 use crate::call::prompt::Prompt;
 use crate::call::resource::Resource;
-use crate::call::spec::{Instance, Tool, ToolInfo, ToolSpec};
+use crate::call::spec::{Instance, TaskSupport, Tool, ToolInfo, ToolSpec};
 use crate::call::state::States;
 use crate::protocol::wire::{self, Offer, ServerInfo};
 use crate::resources::skills::load::Skills;
@@ -26,6 +26,9 @@ use crate::server::listeners::Listeners;
 use crate::server::request_state::Sealer;
 use crate::server::toolset::{self, Admission, Names, ToolOrder, ToolSet};
 use crate::server::visibility::{Caller, Rule};
+use crate::tasks::book::TaskBook;
+use crate::tasks::memory::MemoryTaskStore;
+use crate::tasks::store::TaskStore;
 use crate::tools::SchemaProfile;
 use crate::tools::compiled::Options;
 
@@ -77,6 +80,10 @@ pub struct Server {
     /// The key of 2026-07-28 request states; random per process when `None`.
     state_key: Option<Vec<u8>>,
     state_ttl: Duration,
+    /// Where tasks are kept, and their settings.
+    tasks: TaskBook,
+    /// A store was chosen: the server offers tasks even before a tool runs as one.
+    task_store_chosen: bool,
 }
 
 /// The largest message accepted by default: 8 MiB.
@@ -125,6 +132,8 @@ impl Server {
             on_roots_changed: None,
             state_key: None,
             state_ttl: Duration::from_secs(900),
+            tasks: TaskBook::new(Arc::new(MemoryTaskStore::new())),
+            task_store_chosen: false,
         }
     }
 
@@ -335,6 +344,36 @@ impl Server {
         self
     }
 
+    /// Where tasks are kept (`#[mcp_tool(task = "...")]`): in this process by default
+    /// ([`MemoryTaskStore`]); replicas behind a load balancer share one store (`RedisTaskStore`,
+    /// feature `redis`), so that any of them answers for a task another runs.
+    pub fn task_store(mut self, store: impl TaskStore) -> Server {
+        self.tasks.store = Arc::new(store);
+        self.task_store_chosen = true;
+        self
+    }
+
+    /// How long a task is kept, from its creation, unless its tool says (`task_ttl_ms`): an
+    /// hour by default. Its client may read its result until then.
+    pub fn task_ttl(mut self, ttl: Duration) -> Server {
+        self.tasks.ttl = ttl;
+        self
+    }
+
+    /// How often clients are asked to poll a task (`pollIntervalMs`; 500 ms by default).
+    pub fn task_poll_interval(mut self, interval: Duration) -> Server {
+        self.tasks.poll_interval = interval;
+        self
+    }
+
+    /// How long a replica's word that it still runs a task lasts (30 s by default); it renews
+    /// it at a third of that. A task whose replica stopped (killed, crashed) fails once its
+    /// lease lapses, rather than working forever.
+    pub fn task_lease(mut self, lease: Duration) -> Server {
+        self.tasks.lease = lease;
+        self
+    }
+
     /// A handle to change this server's tools while it runs (add, remove, enable, disable);
     /// the server then declares `listChanged` and tells clients of each change. Take it before
     /// the server runs, and keep it (or a clone) wherever changes are decided.
@@ -509,6 +548,7 @@ impl Server {
         });
         let items = Items::new(items.collect(), &self.states)?;
         let page_size = self.page_size.unwrap_or(usize::MAX);
+        let runs_tasks = served.iter().any(|t| t.spec.task != TaskSupport::Forbidden);
         let tools = ToolSet::new(served, names, forms, self.order, page_size, self.options);
         let changing = self.served_by.is_some();
         let skills = match &self.skills {
@@ -523,6 +563,7 @@ impl Server {
             completions: !catalog.prompts.is_empty()
                 || catalog.resources.iter().any(|r| !r.template.is_static()),
             skills: skills.as_ref().map(|_| true),
+            tasks: self.task_store_chosen || runs_tasks,
         };
         // A list that can change at any moment is cached only as long as the server says.
         let cache_ttl = match (self.cache_ttl, changing) {
@@ -555,6 +596,7 @@ impl Server {
             offer,
             page_size,
             skills,
+            tasks: Arc::new(self.tasks),
         });
         for served_by in self.served_by.iter().chain(&self.updates) {
             served_by.attach(&engine);

@@ -15,7 +15,7 @@ use crate::call::asking::Asking;
 use crate::call::client::ClientSource;
 use crate::call::context::Context;
 use crate::call::gate::Gate;
-use crate::call::record::CallRecord;
+use crate::call::record::{CallRecord, TaskSlot};
 use crate::call::span::CallSpan;
 use crate::call::spec::Invocation;
 use crate::protocol::id::IdKey;
@@ -145,6 +145,13 @@ impl Session {
         tool: &ServedTool,
         registry: &Registry,
     ) -> Result<Arc<CallRecord>, ProtocolError> {
+        let task = self.task_slot(
+            request.version,
+            request.params,
+            request.meta,
+            request.scope,
+            tool,
+        )?;
         let asking = match tool.asks {
             true => Some(Box::new(self.asking(
                 request.version,
@@ -154,18 +161,19 @@ impl Session {
             )?)),
             false => None,
         };
-        self.open_record(request, tool.spec.name, asking, None)
+        self.open_record(request, tool.spec.name, asking, None, task)
     }
 
     /// Opens the record of a request answered once a function has run (a tool's, a prompt's,
-    /// a resource's, named `name`, reading `resource_uri`) and registers its id, which must not
-    /// be in flight.
+    /// a resource's, named `name`, reading `resource_uri`; `task` for a call that may become a
+    /// task) and registers its id, which must not be in flight.
     pub(crate) fn open_record(
         &self,
         request: &Request<'_>,
         name: &'static str,
         asking: Option<Box<Asking>>,
         resource_uri: Option<Box<str>>,
+        task: Option<Box<TaskSlot>>,
     ) -> Result<Arc<CallRecord>, ProtocolError> {
         let &Request {
             id,
@@ -190,6 +198,7 @@ impl Session {
             asking,
             span: CallSpan::new(scope.span),
             resource_uri,
+            task,
         });
         if !self.open.insert(&record) {
             return Err(id_in_use(id));

@@ -11,6 +11,7 @@ use crate::run::inflight::{Admitted, OpenRequests};
 use crate::run::served::ServedTool;
 use crate::server::batch::Batch;
 use crate::server::engine::Engine;
+use crate::tasks::record::Ending;
 use crate::tools::ToolOutput;
 use crate::tools::output::Repr;
 use crate::tools::render::{self, Rendered, Renderer};
@@ -38,6 +39,16 @@ impl Finish for Delivery {
             expose_internal_errors: self.engine.expose_internal_errors,
             server_meta: &self.engine.server_meta,
         };
+        if let Some(run) = record.task_run() {
+            // A task: its request was answered with it; the output is its result.
+            let ending = match render::task_ending(&renderer, record.version, output) {
+                Ok(result) => Ending::Completed(result),
+                Err(error) => Ending::Failed(error),
+            };
+            // In flight until the result is stored.
+            run.end(ending, move || drop(self));
+            return;
+        }
         let rendered = match output.into_input_required() {
             Ok(input) => {
                 let state = self.engine.sealer.seal(
@@ -69,25 +80,50 @@ impl Delivery {
         rendered: Rendered,
         outcome: Outcome,
     ) {
-        let Rendered { line, error_code } = rendered;
-        let outcome = error_code.map_or(outcome, Outcome::Error);
-        // The id is free again as soon as the client can read the answer.
-        self.open.remove(record);
-        let mut line = Some(line);
-        // The span ends before the client can read the answer (and follow up on it).
-        let sent = record.gate.finish(|| {
-            span.end(outcome);
-            match &self.batch {
-                Some(batch) => batch.deliver(line.take()),
-                None => record.outlet.finish(line.take(), error_code),
-            }
-        });
-        if !sent {
-            span.end(Outcome::Cancelled);
-            match &self.batch {
-                Some(batch) => batch.deliver(None),
-                None => record.outlet.finish(None, None),
-            }
+        answer(
+            &self.open,
+            self.batch.as_ref(),
+            record,
+            span,
+            rendered,
+            outcome,
+        );
+    }
+}
+
+/// Sends a request's answer through its gate (unless it was cancelled or answered already),
+/// into its batch or through its outlet, and ends its span: with `outcome`, unless the answer
+/// is an error, whose code the span records. `open` frees its id.
+pub(crate) fn answer(
+    open: &OpenRequests,
+    batch: Option<&Arc<Batch>>,
+    record: &CallRecord,
+    span: &RequestSpan,
+    rendered: Rendered,
+    outcome: Outcome,
+) {
+    let Rendered { line, error_code } = rendered;
+    let outcome = error_code.map_or(outcome, Outcome::Error);
+    // The id is free again as soon as the client can read the answer.
+    open.remove(record);
+    if record.gate.is_answered() {
+        // Answered already, with the error that kept the call from becoming a task.
+        return;
+    }
+    let mut line = Some(line);
+    // The span ends before the client can read the answer (and follow up on it).
+    let sent = record.gate.finish(|| {
+        span.end(outcome);
+        match batch {
+            Some(batch) => batch.deliver(line.take()),
+            None => record.outlet.finish(line.take(), error_code),
+        }
+    });
+    if !sent {
+        span.end(Outcome::Cancelled);
+        match batch {
+            Some(batch) => batch.deliver(None),
+            None => record.outlet.finish(None, None),
         }
     }
 }

@@ -41,9 +41,9 @@ use crate::server::skills;
 /// while it lasts, so a client cannot grow the server without bound.
 const MAX_SUBSCRIPTIONS: usize = 4096;
 
-/// The methods of prompts, resources, completion and the skills extension (served when the
-/// server offers them; a session must be initialized first, as for tools).
-const SERVED: [&str; 11] = [
+/// The methods of prompts, resources, completion, tasks and the skills extension (served when
+/// the server offers them; a session must be initialized first, as for tools).
+const SERVED: [&str; 16] = [
     "prompts/list",
     "prompts/get",
     "resources/list",
@@ -55,6 +55,11 @@ const SERVED: [&str; 11] = [
     "skills/list",
     "skills/get",
     "resources/directory/read",
+    "tasks/get",
+    "tasks/update",
+    "tasks/cancel",
+    "tasks/result",
+    "tasks/list",
 ];
 
 impl Session {
@@ -149,6 +154,9 @@ impl Session {
                 self.subscribe(method == "resources/subscribe", request)
             }
             "completion/complete" if offer.completions => self.complete(request, batch),
+            _ if offer.tasks && method.starts_with("tasks/") => {
+                self.task_request(method, request, batch)
+            }
             _ => engine
                 .skills
                 .as_ref()

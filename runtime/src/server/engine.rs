@@ -26,6 +26,7 @@ use crate::server::request_state::Sealer;
 use crate::server::served_items::ServedPrompt;
 use crate::server::toolset::ToolSet;
 use crate::server::visibility::{self, Rule};
+use crate::tasks::book::TaskBook;
 
 /// What hears a client's roots change.
 pub(crate) type RootsHook = Box<dyn Fn(RootsChanged) + Send + Sync>;
@@ -79,6 +80,8 @@ pub(crate) struct Engine {
     pub(crate) page_size: usize,
     /// The skills served (the skills extension), when the server serves a folder of them.
     pub(crate) skills: Option<Skills>,
+    /// Where tasks are kept, and their settings.
+    pub(crate) tasks: Arc<TaskBook>,
 }
 
 impl Engine {

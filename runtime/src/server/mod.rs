@@ -24,8 +24,12 @@ pub(crate) mod reply;
 
 pub(crate) mod session;
 
+mod task_opening;
+
 mod calls;
 mod lists;
+
+mod tasks;
 
 mod skills;
 

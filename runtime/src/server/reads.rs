@@ -162,7 +162,7 @@ impl Session {
         run: Run<O>,
     ) -> Result<Reply, ProtocolError> {
         let (threads, admitted) = self.admit()?;
-        let record = self.open_record(request, run.name, None, run.uri)?;
+        let record = self.open_record(request, run.name, None, run.uri, None)?;
         let delivery = Delivery {
             engine: Arc::clone(&self.engine),
             open: Arc::clone(&self.open),

@@ -130,6 +130,7 @@ fn listed(tool: &ServedTool, version: ProtocolVersion) -> ToolOut<'_> {
         output_schema: tool.compiled.output_schema(version),
         icons: spec.icons,
         meta: tool.compiled.meta.as_deref(),
+        task_support: spec.task.wire_name(),
     }
     .for_version(version)
 }

@@ -25,6 +25,9 @@ pub(crate) struct RequestScope<'a> {
     pub(crate) span: &'a RequestSpan,
 }
 
+/// The tasks a handshake session created, latest last, for `tasks/list`.
+pub(crate) type SessionTasks = Arc<Mutex<std::collections::VecDeque<String>>>;
+
 /// What `initialize` settled for a session.
 pub(crate) struct Handshake {
     pub(crate) version: ProtocolVersion,
@@ -43,6 +46,11 @@ pub(crate) struct Session {
     pub(crate) roots: OnceLock<Arc<KnownRoots>>,
     /// The resources a handshake session subscribed to (`resources/subscribe`).
     pub(crate) subscribed: Uris,
+    /// Who owns the tasks of a handshake session without a subject: random, made by the
+    /// first task.
+    pub(crate) task_owner: OnceLock<String>,
+    /// The tasks a handshake session created (`tasks/list`).
+    pub(crate) tasks: SessionTasks,
 }
 
 impl Session {
@@ -55,6 +63,8 @@ impl Session {
             peer: Arc::default(),
             roots: OnceLock::new(),
             subscribed: Uris::default(),
+            task_owner: OnceLock::new(),
+            tasks: SessionTasks::default(),
         }
     }
 

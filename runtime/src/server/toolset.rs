@@ -120,6 +120,7 @@ pub(crate) fn serve(
         instance,
         pace: Default::default(),
         asks: needs.asks,
+        starts_task: needs.starts_task,
     })
 }
 

@@ -14,7 +14,7 @@ const TRIES: usize = 32;
 
 /// The server's tasks and their settings.
 pub(crate) struct TaskBook {
-    store: Arc<dyn TaskStore>,
+    pub(crate) store: Arc<dyn TaskStore>,
     /// How long a task is kept, unless its tool says.
     pub(crate) ttl: Duration,
     /// How often a client should poll.

@@ -69,7 +69,9 @@ impl TaskStore for MemoryTaskStore {
                 .wakers
                 .retain(|_, wakers| wakers.iter().any(|w| !w.is_unwatched()));
         }
-        let expires = now.checked_add(ttl).unwrap_or(now + Duration::from_secs(1 << 40));
+        let expires = now
+            .checked_add(ttl)
+            .unwrap_or(now + Duration::from_secs(1 << 40));
         state.tasks.insert(id.to_owned(), Entry { value, expires });
         ready(true)
     }
@@ -129,11 +131,20 @@ mod tests {
         let store = MemoryTaskStore::new();
         let hour = Duration::from_secs(3600);
         assert!(now(store.insert("a", "1".into(), hour)));
-        assert!(!now(store.insert("a", "2".into(), hour)), "an id is taken once");
-        assert!(!now(store.replace("a", "0", "3".into())), "a stale read loses");
+        assert!(
+            !now(store.insert("a", "2".into(), hour)),
+            "an id is taken once"
+        );
+        assert!(
+            !now(store.replace("a", "0", "3".into())),
+            "a stale read loses"
+        );
         assert!(now(store.replace("a", "1", "3".into())));
         assert_eq!(now(store.get("a")).as_deref(), Some("3"));
-        assert!(!now(store.replace("b", "", "x".into())), "nothing to replace");
+        assert!(
+            !now(store.replace("b", "", "x".into())),
+            "nothing to replace"
+        );
     }
 
     #[test]
@@ -142,7 +153,11 @@ mod tests {
         assert!(now(store.insert("old", "1".into(), Duration::ZERO)));
         assert_eq!(now(store.get("old")), None);
         assert!(!now(store.replace("old", "1", "2".into())));
-        assert!(now(store.insert("old", "again".into(), Duration::from_secs(60))));
+        assert!(now(store.insert(
+            "old",
+            "again".into(),
+            Duration::from_secs(60)
+        )));
         for i in 0..SWEEP_EVERY {
             now(store.insert(&format!("t{i}"), String::new(), Duration::ZERO));
         }

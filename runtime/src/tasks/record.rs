@@ -24,10 +24,7 @@ pub(crate) enum Status {
 
 impl Status {
     pub(crate) fn is_terminal(self) -> bool {
-        matches!(
-            self,
-            Status::Completed | Status::Failed | Status::Cancelled
-        )
+        matches!(self, Status::Completed | Status::Failed | Status::Cancelled)
     }
 
     pub(crate) fn as_str(self) -> &'static str {
@@ -221,7 +218,9 @@ pub(crate) mod tests {
     }
 
     fn answers(keys: &[&str]) -> Map<String, Value> {
-        keys.iter().map(|k| (k.to_string(), json!({"action": "accept"}))).collect()
+        keys.iter()
+            .map(|k| (k.to_string(), json!({"action": "accept"})))
+            .collect()
     }
 
     #[test]
@@ -230,7 +229,10 @@ pub(crate) mod tests {
         assert!(t.ask("elicit", json!({"method": "elicitation/create"}), 2));
         assert!(t.ask("elicit_2", json!({"method": "elicitation/create"}), 2));
         assert_eq!(t.status, Status::InputRequired);
-        assert!(!t.respond(answers(&["nope"]), 3), "unknown keys are ignored");
+        assert!(
+            !t.respond(answers(&["nope"]), 3),
+            "unknown keys are ignored"
+        );
         assert!(t.respond(answers(&["elicit", "nope"]), 3));
         assert_eq!(t.status, Status::InputRequired, "one still waits");
         assert_eq!(t.input_requests.keys().collect::<Vec<_>>(), ["elicit_2"]);
@@ -246,11 +248,17 @@ pub(crate) mod tests {
         assert!(t.cancel(2));
         assert!(!t.finish(Ending::Completed(json!({"content": []})), 3));
         assert!(!t.cancel(4), "a second cancel changes nothing");
-        assert_eq!((t.status, t.result.clone(), t.updated_at), (Status::Cancelled, None, 2));
+        assert_eq!(
+            (t.status, t.result.clone(), t.updated_at),
+            (Status::Cancelled, None, 2)
+        );
         let mut t = task(1);
         t.ask("elicit", json!({}), 1);
         assert!(t.finish(Ending::Failed(json!({"code": -32603, "message": "x"})), 2));
-        assert!(t.input_requests.is_empty(), "an ended task waits for nothing");
+        assert!(
+            t.input_requests.is_empty(),
+            "an ended task waits for nothing"
+        );
         assert!(!t.respond(answers(&["elicit"]), 3));
     }
 

@@ -99,13 +99,19 @@ mod tests {
         let mut t = task(0);
         t.ask("elicit", json!({"method": "elicitation/create"}), 1);
         let waiting = detailed(&t, ProtocolVersion::V2026_07_28);
-        assert_eq!(waiting["inputRequests"]["elicit"]["method"], "elicitation/create");
+        assert_eq!(
+            waiting["inputRequests"]["elicit"]["method"],
+            "elicitation/create"
+        );
         assert_eq!(waiting["resultType"], "complete");
         t.finish(Ending::Completed(json!({"content": []})), 2);
         let done = detailed(&t, ProtocolVersion::V2026_07_28);
         assert_eq!(done["result"], json!({"content": []}));
         assert!(done.get("inputRequests").is_none() && done.get("error").is_none());
-        assert!(done.get("pollIntervalMs").is_none(), "nothing left to poll for");
+        assert!(
+            done.get("pollIntervalMs").is_none(),
+            "nothing left to poll for"
+        );
         let legacy = detailed(&t, ProtocolVersion::V2025_11_25);
         assert!(legacy.get("result").is_none() && legacy.get("resultType").is_none());
     }

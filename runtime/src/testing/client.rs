@@ -34,8 +34,8 @@ const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
 /// Every method waits for its answer at most the client's timeout (30 seconds unless
 /// [`Client::timeout`] says otherwise), and panics when none comes: a test should not hang.
 pub struct Client {
-    conversation: Conversation,
-    timeout: Duration,
+    pub(crate) conversation: Conversation,
+    pub(crate) timeout: Duration,
     log_level: Option<Level>,
     /// Calls started with a progress token, to make each token unique.
     started: u64,
@@ -180,19 +180,25 @@ impl Client {
     }
 
     fn start_call(&mut self, name: &str, arguments: Value, progress: bool) -> PendingCall<'_> {
-        let mut params = json!({"name": name, "arguments": arguments});
+        let params = json!({"name": name, "arguments": arguments});
+        self.start_with(params, progress)
+    }
+
+    /// Starts `tools/call` with `params` (the name, the arguments, anything else).
+    pub(crate) fn start_with(&mut self, mut params: Value, progress: bool) -> PendingCall<'_> {
+        let name = params["name"].as_str().unwrap_or_default().to_owned();
         let token = progress.then(|| {
             self.started += 1;
             Value::from(format!("{name}-{}", self.started))
         });
         if let Some(token) = &token {
-            params["_meta"] = json!({"progressToken": token});
+            params["_meta"]["progressToken"] = token.clone();
         }
         let id = self.send("tools/call", params.clone());
         PendingCall {
             client: self,
             id,
-            tool: name.to_owned(),
+            tool: name,
             params,
             received: Received::new(token),
         }
@@ -264,7 +270,7 @@ impl Client {
         }
     }
 
-    fn send(&mut self, method: &str, mut params: Value) -> i64 {
+    pub(crate) fn send(&mut self, method: &str, mut params: Value) -> i64 {
         if let (Some(level), Era::Modern) = (self.log_level, self.revision().era()) {
             let meta = params
                 .as_object_mut()
@@ -331,6 +337,12 @@ impl PendingCall<'_> {
     /// 2026-07-28 call that asks is answered round after round, as a client does: each round's
     /// `inputRequests` with the client's [`Answers`], then the call again with them.
     pub fn finish(mut self) -> std::result::Result<CallResult, RpcError> {
+        let answer = self.rounds();
+        self.result(outcome(answer)?)
+    }
+
+    /// The call's last answer, after every 2026-07-28 round its asks took.
+    pub(crate) fn rounds(&mut self) -> Value {
         let what = format!("tools/call `{}`", self.tool);
         let mut answer = self.client.answer(self.id, &what);
         for _ in 0..MAX_ROUNDS {
@@ -359,23 +371,34 @@ impl PendingCall<'_> {
         for message in self.client.conversation.take() {
             self.received.note(message);
         }
-        let result = outcome(answer)?;
-        let engine = self.client.conversation.engine();
-        let revision = self.client.revision();
+        answer
+    }
+
+    /// The call's result, read as its tool advertised it.
+    pub(crate) fn result(self, result: Value) -> std::result::Result<CallResult, RpcError> {
+        Ok(self.client.read_result(&self.tool, result, self.received))
+    }
+}
+
+impl Client {
+    /// A result of `tool`, read as the tool advertised it in this revision.
+    pub(crate) fn read_result(&self, tool: &str, result: Value, received: Received) -> CallResult {
+        let engine = self.conversation.engine();
+        let revision = self.revision();
         let registry = engine.registry();
-        let compiled = registry.find(&self.tool).map(|entry| &entry.compiled);
-        Ok(CallResult::new(
+        let compiled = registry.find(tool).map(|entry| &entry.compiled);
+        CallResult::new(
             result,
             revision,
             compiled.and_then(|c| c.output_schema(revision)).cloned(),
             compiled.is_some_and(|c| c.wraps_output(revision)),
-            self.received,
-        ))
+            received,
+        )
     }
 }
 
 /// A response's result, or its error.
-fn outcome(answer: Value) -> std::result::Result<Value, RpcError> {
+pub(crate) fn outcome(answer: Value) -> std::result::Result<Value, RpcError> {
     match answer.get("error") {
         Some(error) => Err(RpcError {
             code: error

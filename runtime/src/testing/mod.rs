@@ -35,9 +35,11 @@ mod item_diff;
 mod items;
 mod manifest;
 mod result;
+mod tasks;
 
 pub use answers::Answers;
 pub use client::{Client, PendingCall, RpcError};
 pub use diff::{Change, Compatibility};
 pub use manifest::Manifest;
 pub use result::{CallResult, LogMessage, ProgressUpdate, StructuredError};
+pub use tasks::{TaskCall, TaskEnd};

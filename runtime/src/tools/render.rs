@@ -9,6 +9,7 @@
 //! object); its JSON is the first text block, unless the tool wrote its own.
 
 use serde::Serialize;
+use serde_json::Value;
 use serde_json::value::RawValue;
 
 use crate::diagnostics;
@@ -49,6 +50,37 @@ impl Rendered {
             error_code: Some(error.code()),
         }
     }
+}
+
+/// How a task's call ended, for its `tasks/get`: `Ok` with the result its response would have
+/// carried (a tool error is a result: the task `completed`), or `Err` with the JSON-RPC error
+/// it would have been, where a failure the client must not see in detail (a panic) is one too:
+/// the task `failed` (SEP-2663 keeps `failed` for protocol errors).
+pub(crate) fn task_ending(
+    renderer: &Renderer<'_>,
+    version: ProtocolVersion,
+    output: ToolOutput,
+) -> Result<Value, Value> {
+    let error = match output.repr {
+        Repr::Internal(detail) => {
+            let expose = renderer.expose_internal_errors;
+            masked_error("tool", renderer.name, expose, &detail)
+        }
+        Repr::InputRequired(_) => ProtocolError::internal("a task's asks ended outside its task"),
+        repr => {
+            let id = RawValue::from_string("0".into()).expect("0 is JSON");
+            let rendered = call_result(renderer, version, &id, ToolOutput { repr });
+            let mut response: Value =
+                serde_json::from_slice(&rendered.line).expect("a response is JSON");
+            return match response.get_mut("error") {
+                Some(error) => Err(error.take()),
+                None => Ok(response["result"].take()),
+            };
+        }
+    };
+    let line = jsonrpc::error_line(None, &error);
+    let mut response: Value = serde_json::from_slice(&line).expect("a response is JSON");
+    Err(response["error"].take())
 }
 
 /// The response for `output` under `version`.

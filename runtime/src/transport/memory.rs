@@ -185,6 +185,12 @@ impl Conversation {
     }
 
     #[cfg(feature = "testing")]
+    /// The client's capabilities, as it declares them.
+    pub(crate) fn capabilities(&self) -> &Value {
+        &self.capabilities
+    }
+
+    #[cfg(feature = "testing")]
     /// The server this conversation talks to.
     pub(crate) fn engine(&self) -> &Arc<Engine> {
         &self.connection.engine

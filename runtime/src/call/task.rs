@@ -1,0 +1,222 @@
+//! A call that became a task: the link between the running tool and its task in the store.
+//!
+//! A call of a tool that may run as a task, for a client that can follow one, carries a
+//! `TaskSlot` (in its record): when the call becomes a task ([`Plan`]), and, once it has, its
+//! [`TaskRun`]. Becoming one is the server's: it stores the task and answers the request with
+//! it. From then on the tool runs on with its request answered: what it asks the client
+//! becomes the task's `inputRequests`, answered by `tasks/update` (on any replica); a
+//! `tasks/cancel` fires its `Cancellation`; and its output becomes the task's result. One
+//! watcher per running task follows the stored task (woken by the store when someone changes
+//! it, and reading it now and then anyway) and renews the replica's lease on it.
+
+use std::collections::HashMap;
+use std::future::{Future, poll_fn};
+use std::pin::{Pin, pin};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::task::Poll;
+
+use serde_json::{Value, json};
+use tokio::sync::{Notify, oneshot};
+
+use crate::call::asking::error::AskError;
+use crate::call::gate::Gate;
+use crate::tasks::book::{TaskBook, TaskError};
+use crate::tasks::record::{Ending, Status, millis};
+
+/// A future the server's side of a task returns.
+pub(crate) type TaskFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+
+/// When a call becomes a task.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Plan {
+    /// Before its tool runs.
+    Start,
+    /// When the tool says so ([`TaskStart`](crate::TaskStart)); until then it answers (or asks)
+    /// as any call.
+    ByTool,
+}
+
+/// A task this replica runs.
+pub(crate) struct TaskRun {
+    pub(crate) id: String,
+    owner: String,
+    book: Arc<TaskBook>,
+    /// The runtime its store changes run on (a sync tool's output arrives on a plain thread).
+    runtime: tokio::runtime::Handle,
+    asks: Mutex<Asks>,
+    /// Stops the watcher when the task ends.
+    over: Notify,
+}
+
+impl std::fmt::Debug for TaskRun {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TaskRun").field("id", &self.id).finish()
+    }
+}
+
+/// The asks of a running task.
+#[derive(Default)]
+struct Asks {
+    /// How many asks of each name so far (keys: `elicit`, then `elicit_2`...).
+    counts: HashMap<String, u32>,
+    /// Asks waiting for the client, by key.
+    waiting: HashMap<String, oneshot::Sender<Value>>,
+}
+
+impl TaskRun {
+    pub(crate) fn new(id: String, owner: String, book: Arc<TaskBook>) -> TaskRun {
+        TaskRun {
+            id,
+            owner,
+            book,
+            runtime: tokio::runtime::Handle::current(),
+            asks: Mutex::default(),
+            over: Notify::new(),
+        }
+    }
+
+    fn asks(&self) -> MutexGuard<'_, Asks> {
+        self.asks.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Asks the client `method` with `params` as the task's input request named after `name`,
+    /// and waits for the answer `tasks/update` brings (or the task's cancellation).
+    pub(crate) async fn ask(
+        &self,
+        gate: &Gate,
+        name: &str,
+        method: &'static str,
+        params: Value,
+    ) -> Result<Value, AskError> {
+        let (sender, answer) = oneshot::channel();
+        let key = {
+            let mut asks = self.asks();
+            let count = asks.counts.entry(name.to_owned()).or_default();
+            *count += 1;
+            let key = match *count {
+                1 => name.to_owned(),
+                n => format!("{name}_{n}"),
+            };
+            asks.waiting.insert(key.clone(), sender);
+            key
+        };
+        let request = json!({"method": method, "params": params});
+        let asked = self
+            .book
+            .change(&self.id, &self.owner, |task, now| {
+                task.ask(&key, request.clone(), now)
+            })
+            .await;
+        match asked {
+            Ok(task) if !task.status.is_terminal() => {}
+            Ok(_) | Err(TaskError::Unknown) => return Err(AskError::Cancelled),
+            Err(TaskError::Store(error)) => return Err(AskError::Invalid(error.to_string())),
+        }
+        match first(answer, gate.cancelled()).await {
+            First::A(Ok(answer)) => Ok(answer),
+            First::A(Err(_)) | First::B(()) => Err(AskError::Cancelled),
+        }
+    }
+
+    /// Notes how far the task got, for the client's next `tasks/get`.
+    pub(crate) fn say(self: &Arc<Self>, message: String) {
+        let run = Arc::clone(self);
+        self.runtime.spawn(async move {
+            let _ = run
+                .book
+                .change(&run.id, &run.owner, |task, now| {
+                    task.say(message.clone(), now)
+                })
+                .await;
+        });
+    }
+
+    /// Ends the task with its call's output; `done` runs once it is stored.
+    pub(crate) fn end(self: &Arc<Self>, ending: Ending, done: impl FnOnce() + Send + 'static) {
+        let run = Arc::clone(self);
+        let mut ending = Some(ending);
+        self.runtime.spawn(async move {
+            let stored = run
+                .book
+                .change(&run.id, &run.owner, |task, now| match ending.take() {
+                    Some(ending) => task.finish(ending, now),
+                    None => false,
+                })
+                .await;
+            if let Err(TaskError::Store(error)) = stored {
+                crate::diagnostics::error(format_args!(
+                    "task {}: its result could not be stored: {error}",
+                    run.id
+                ));
+            }
+            run.over.notify_one();
+            done();
+        });
+    }
+
+    /// Follows the stored task while it runs here: hands the client's answers to the asks
+    /// waiting for them, fires the call's cancellation when the task is cancelled (or gone:
+    /// expired), and renews this replica's lease.
+    pub(crate) async fn watch(self: Arc<Self>, cancel: impl Fn() + Send) {
+        let lease = millis(self.book.lease);
+        let every = self.book.lease / 3;
+        let mut watch = self.book.watch(&self.id).await.ok();
+        loop {
+            let woken = async {
+                match &mut watch {
+                    Some(watch) => watch.woken().await,
+                    None => std::future::pending().await,
+                }
+            };
+            let tick = first(woken, tokio::time::sleep(every));
+            if let First::B(()) = first(tick, self.over.notified()).await {
+                return;
+            }
+            let read = self
+                .book
+                .change(&self.id, &self.owner, |task, now| {
+                    // Renewed once a third of the lease has gone by.
+                    task.lease_until < now + lease * 2 / 3 && task.renew(now + lease)
+                })
+                .await;
+            let task = match read {
+                Ok(task) => task,
+                Err(TaskError::Unknown) => {
+                    cancel();
+                    return;
+                }
+                Err(TaskError::Store(_)) => continue,
+            };
+            if task.status == Status::Cancelled {
+                cancel();
+            }
+            let mut asks = self.asks();
+            for (key, answer) in task.answers {
+                if let Some(waiting) = asks.waiting.remove(&key) {
+                    let _ = waiting.send(answer);
+                }
+            }
+        }
+    }
+}
+
+/// Which of two futures completed first, and with what.
+enum First<A, B> {
+    A(A),
+    B(B),
+}
+
+/// Awaits `a` and `b` at once, until either completes.
+async fn first<A: Future, B: Future>(a: A, b: B) -> First<A::Output, B::Output> {
+    let (mut a, mut b) = (pin!(a), pin!(b));
+    poll_fn(|cx| {
+        if let Poll::Ready(value) = a.as_mut().poll(cx) {
+            return Poll::Ready(First::A(value));
+        }
+        if let Poll::Ready(value) = b.as_mut().poll(cx) {
+            return Poll::Ready(First::B(value));
+        }
+        Poll::Pending
+    })
+    .await
+}

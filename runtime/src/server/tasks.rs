@@ -1,0 +1,248 @@
+//! The `tasks/*` methods.
+//!
+//! Policy:
+//!
+//! - A caller's request about a task it does not own is answered as for an unknown id:
+//!   `-32602`, on every method (see `task_opening` for who owns a task).
+//! - On 2026-07-28 `tasks/get`, `tasks/update` and `tasks/cancel` need the extension declared
+//!   on the request (`-32021`); `tasks/result` and `tasks/list` are gone (`-32601`).
+//!   `tasks/cancel` of an ended task is acknowledged (SEP-2663); `tasks/update` ignores answers
+//!   to asks the task does not wait on, and refuses an answer that is not an object.
+//! - On 2025-11-25, `tasks/cancel` of an ended task is `-32602` (as that revision says),
+//!   `tasks/result` waits for the end, and `tasks/list` lists the session's latest tasks that
+//!   are still kept.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde_json::{Map, Value, json};
+
+use crate::call::record::CallRecord;
+use crate::protocol::ProtocolVersion;
+use crate::protocol::jsonrpc::{self, ProtocolError};
+use crate::server::batch::Batch;
+use crate::server::calls::Request;
+use crate::server::engine::Engine;
+use crate::server::reads::Run;
+use crate::server::reply::Reply;
+use crate::server::session::{Session, SessionTasks};
+use crate::server::skills::revision_fields;
+use crate::server::task_opening::{declares_extension, missing_extension};
+use crate::tasks::book::{TaskBook, TaskError};
+use crate::tasks::record::Status;
+use crate::tasks::wire;
+use crate::tools::binding::Arguments;
+use crate::tools::render::Rendered;
+
+/// The error for a task this caller cannot see.
+fn unknown(id: &str) -> ProtocolError {
+    ProtocolError::invalid_params(format_args!("unknown task `{id}`"))
+}
+
+/// A `tasks/*` request, once its era and method are known to be served.
+enum Method {
+    Get,
+    Update(Map<String, Value>),
+    Cancel,
+    Result,
+    List,
+}
+
+impl Session {
+    /// A `tasks/*` request (the server runs tasks).
+    pub(crate) fn task_request(
+        &self,
+        method: &str,
+        request: &Request<'_>,
+        batch: Option<&Arc<Batch>>,
+    ) -> Result<Reply, ProtocolError> {
+        let version = request.version;
+        let modern = version.has_tasks_extension();
+        if !modern && !version.has_experimental_tasks() {
+            return Err(ProtocolError::method_not_found(method));
+        }
+        let method = match method {
+            "tasks/get" => Method::Get,
+            "tasks/cancel" => Method::Cancel,
+            "tasks/update" if modern => Method::Update(responses(request)?),
+            "tasks/result" if version.has_experimental_tasks() => Method::Result,
+            "tasks/list" if version.has_experimental_tasks() => Method::List,
+            _ => return Err(ProtocolError::method_not_found(method)),
+        };
+        if modern && !declares_extension(request.meta) {
+            return Err(missing_extension("`tasks/*`"));
+        }
+        let id = match method {
+            Method::List => String::new(),
+            _ => request
+                .params
+                .rare()
+                .task_id
+                .as_deref()
+                .ok_or_else(|| ProtocolError::invalid_params("missing field `taskId`"))?
+                .to_owned(),
+        };
+        let owner = self.task_owner(version, request.scope);
+        let book = Arc::clone(&self.engine.tasks);
+        let listed = Arc::clone(&self.tasks);
+        let run = Run {
+            name: "tasks",
+            instance: None,
+            arguments: Arguments::new(None),
+            uri: None,
+            produce: Box::new(move |_, _| {
+                Box::pin(async move {
+                    let answer = match method {
+                        Method::List => list(&book, &owner, &listed, version).await,
+                        method => one(&book, &id, &owner, method, version).await,
+                    };
+                    answer.map_err(|refusal| match refusal {
+                        Refusal::Task(TaskError::Unknown) => unknown(&id),
+                        Refusal::Task(TaskError::Store(error)) => {
+                            ProtocolError::internal(format_args!("{error}"))
+                        }
+                        Refusal::Error(error) => error,
+                    })
+                })
+            }),
+            render: Box::new(
+                move |engine: &Engine, record: &CallRecord, answer| match answer {
+                    Ok(mut result) => {
+                        revision_fields(&mut result, engine, version, false);
+                        Rendered::result(jsonrpc::result_line(&record.id, &result))
+                    }
+                    Err(error) => Rendered::error(&record.id, &error),
+                },
+            ),
+        };
+        self.run(request, batch, run)
+    }
+}
+
+/// Why a `tasks/*` request is refused.
+enum Refusal {
+    Task(TaskError),
+    /// The error it is answered with (`tasks/result` of a failed task: the task's).
+    Error(ProtocolError),
+}
+
+impl From<TaskError> for Refusal {
+    fn from(error: TaskError) -> Refusal {
+        Refusal::Task(error)
+    }
+}
+
+impl From<crate::tasks::store::StoreError> for Refusal {
+    fn from(error: crate::tasks::store::StoreError) -> Refusal {
+        Refusal::Task(TaskError::Store(error))
+    }
+}
+
+/// The answers of a `tasks/update`: an object of result objects.
+fn responses(request: &Request<'_>) -> Result<Map<String, Value>, ProtocolError> {
+    let Some(raw) = request.params.input_responses else {
+        return Err(ProtocolError::invalid_params(
+            "missing field `inputResponses`",
+        ));
+    };
+    let responses: Map<String, Value> = serde_json::from_str(raw.get())
+        .map_err(|_| ProtocolError::invalid_params("`inputResponses` must be an object"))?;
+    if let Some((key, _)) = responses.iter().find(|(_, r)| !r.is_object()) {
+        return Err(ProtocolError::invalid_params(format_args!(
+            "`inputResponses.{key}` must be a result object"
+        )));
+    }
+    Ok(responses)
+}
+
+/// `tasks/get`, `tasks/update`, `tasks/cancel` or `tasks/result` of the task `id`.
+async fn one(
+    book: &TaskBook,
+    id: &str,
+    owner: &str,
+    method: Method,
+    version: ProtocolVersion,
+) -> Result<Value, Refusal> {
+    let acknowledged = || json!({});
+    match method {
+        Method::Get => Ok(wire::detailed(&book.get(id, owner).await?, version)),
+        Method::Update(responses) => {
+            let mut responses = Some(responses);
+            book.change(id, owner, |task, now| match responses.take() {
+                Some(responses) => task.respond(responses, now),
+                None => false,
+            })
+            .await?;
+            Ok(acknowledged())
+        }
+        Method::Cancel => {
+            let before = book.get(id, owner).await?;
+            if before.status.is_terminal() && !version.has_tasks_extension() {
+                return Err(Refusal::Error(ProtocolError::invalid_params(format_args!(
+                    "the task `{id}` already ended ({})",
+                    before.status.as_str()
+                ))));
+            }
+            let task = book.change(id, owner, |task, now| task.cancel(now)).await?;
+            Ok(match version.has_tasks_extension() {
+                true => acknowledged(),
+                false => Value::Object(wire::fields(&task, version)),
+            })
+        }
+        Method::Result => result(book, id, owner).await,
+        Method::List => unreachable!("listed apart"),
+    }
+}
+
+/// 2025-11-25's `tasks/result`: the call's result once the task ends (with the related-task
+/// `_meta`), or its error.
+async fn result(book: &TaskBook, id: &str, owner: &str) -> Result<Value, Refusal> {
+    let mut watch = book.watch(id).await?;
+    loop {
+        let task = book.get(id, owner).await?;
+        match task.status {
+            Status::Completed => {
+                let mut result = task.result.unwrap_or_default();
+                result["_meta"]["io.modelcontextprotocol/related-task"] = json!({"taskId": id});
+                return Ok(result);
+            }
+            Status::Failed => {
+                let error = task.error.unwrap_or_default();
+                return Err(Refusal::Error(ProtocolError::written(&error)));
+            }
+            Status::Cancelled => {
+                return Err(Refusal::Error(ProtocolError::internal(format_args!(
+                    "the task `{id}` was cancelled"
+                ))));
+            }
+            Status::Working | Status::InputRequired => {}
+        }
+        let poll = Duration::from_millis(task.poll_interval_ms.max(1));
+        let _ = tokio::time::timeout(poll, watch.woken()).await;
+    }
+}
+
+/// 2025-11-25's `tasks/list`: the session's tasks that are still kept, latest first.
+async fn list(
+    book: &TaskBook,
+    owner: &str,
+    listed: &SessionTasks,
+    version: ProtocolVersion,
+) -> Result<Value, Refusal> {
+    let ids: Vec<String> = listed
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .iter()
+        .rev()
+        .cloned()
+        .collect();
+    let mut tasks = Vec::new();
+    for id in ids {
+        match book.get(&id, owner).await {
+            Ok(task) => tasks.push(Value::Object(wire::fields(&task, version))),
+            Err(TaskError::Unknown) => {}
+            Err(error) => return Err(error.into()),
+        }
+    }
+    Ok(json!({"tasks": tasks}))
+}

@@ -1,0 +1,420 @@
+//! Tools that run as tasks: one attribute, the same function in every era. On 2026-07-28 a
+//! call becomes a task for a request that declared the extension (polled with `tasks/get`,
+//! answered with `tasks/update`, cancelled with `tasks/cancel`); on 2025-11-25 for a request
+//! that asked with `params.task`; before, and for other clients, it is a call.
+
+use std::time::Duration;
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::{Value, json};
+use toolwright::prelude::*;
+use toolwright::testing::{Answers, Client, TaskCall, TaskEnd};
+use toolwright::{ProtocolVersion, Subject, TaskStart};
+
+const MODERN: ProtocolVersion = ProtocolVersion::V2026_07_28;
+const EXPERIMENTAL: ProtocolVersion = ProtocolVersion::V2025_11_25;
+
+/// Works for `ms` milliseconds, saying how far it got, unless cancelled.
+#[mcp_tool(task = "optional")]
+async fn slow(ms: u64, progress: Progress, cancel: Cancellation) -> Result<String, ToolError> {
+    progress.report(1.0, Some(2.0), Some("halfway"));
+    tokio::select! {
+        () = tokio::time::sleep(Duration::from_millis(ms)) => Ok(format!("slept {ms} ms")),
+        () = cancel.cancelled() => Err(ToolError::new("stopped")),
+    }
+}
+
+#[derive(Deserialize, JsonSchema)]
+struct Confirm {
+    confirm: bool,
+}
+
+/// Deletes a file once the user confirms.
+#[mcp_tool(task = "optional")]
+async fn confirm_delete(file: String, ask: Elicit<Confirm>) -> Result<String, ToolError> {
+    match ask.form(format!("Delete {file}?")).await? {
+        Answer::Accept(Confirm { confirm: true }) => Ok(format!("deleted {file}")),
+        _ => Ok(format!("kept {file}")),
+    }
+}
+
+#[derive(Deserialize, JsonSchema)]
+struct Name {
+    name: String,
+}
+
+/// Asks for two names at once.
+#[mcp_tool(task = "optional")]
+async fn two_names(ask: Elicit<Name>) -> Result<String, ToolError> {
+    let (a, b) = tokio::join!(ask.form("First?"), ask.form("Second?"));
+    let name = |answer: Answer<Name>| match answer {
+        Answer::Accept(Name { name }) => name,
+        _ => "nobody".into(),
+    };
+    Ok(format!("{} and {}", name(a?), name(b?)))
+}
+
+/// Asks who is calling, then runs on as a task.
+#[mcp_tool(task = "required", task_ttl_ms = 60000)]
+async fn greet_later(who: Elicit<Name>, task: TaskStart) -> Result<String, ToolError> {
+    let Answer::Accept(Name { name }) = who.form("Your name?").await? else {
+        return Ok("no name".into());
+    };
+    let started = task.start().await;
+    Ok(format!("hello {name} (a task: {started})"))
+}
+
+/// Fails as a tool does.
+#[mcp_tool(task = "required")]
+fn failing_job() -> Result<String, ToolError> {
+    Err(ToolError::new("the job failed"))
+}
+
+/// Panics.
+#[mcp_tool(task = "optional")]
+fn panicking_job() -> String {
+    panic!("the job broke")
+}
+
+/// Never a task.
+#[mcp_tool]
+fn plain() -> String {
+    "plain".into()
+}
+
+fn server() -> Server {
+    Server::new("tasks", "1")
+        .tool::<slow>()
+        .tool::<confirm_delete>()
+        .tool::<two_names>()
+        .tool::<greet_later>()
+        .tool::<failing_job>()
+        .tool::<panicking_job>()
+        .tool::<plain>()
+        .task_poll_interval(Duration::from_millis(10))
+}
+
+fn answers() -> Answers {
+    Answers::new().elicitation(|request| {
+        let content = match request["message"].as_str() {
+            Some("Your name?" | "First?") => json!({"name": "Ada"}),
+            Some("Second?") => json!({"name": "Grace"}),
+            _ => json!({"confirm": true}),
+        };
+        json!({"action": "accept", "content": content})
+    })
+}
+
+fn client(revision: ProtocolVersion) -> Client {
+    Client::connect_answering(server(), revision, answers()).unwrap()
+}
+
+fn task(call: TaskCall) -> String {
+    match call {
+        TaskCall::Task(id) => id,
+        TaskCall::Result(result) => panic!("answered at once: {}", result.text()),
+        other => panic!("{other:?}"),
+    }
+}
+
+/// Waits until the task's status is `status`.
+fn wait_for(client: &mut Client, id: &str, status: &str) -> Value {
+    for _ in 0..500 {
+        let task = client.get_task(id).unwrap();
+        if task["status"] == status {
+            return task;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    panic!("the task never became {status}");
+}
+
+#[test]
+fn a_task_runs_to_its_result_in_both_revisions() {
+    for revision in [MODERN, EXPERIMENTAL] {
+        let mut client = client(revision);
+        let id = task(client.call_as_task("slow", json!({"ms": 50})).unwrap());
+        assert_eq!(id.len(), 32, "128 bits in hex");
+        let working = client.get_task(&id).unwrap();
+        assert_eq!(working["status"], "working", "{revision}");
+        assert!(working.get("result").is_none());
+        let result = client.finish_task("slow", &id).unwrap().completed();
+        assert_eq!(result.text(), "slept 50 ms", "{revision}");
+        let done = client.get_task(&id).unwrap();
+        assert_eq!(done["status"], "completed", "{revision}");
+        assert_eq!(
+            done["statusMessage"], "halfway",
+            "progress is the status message"
+        );
+    }
+}
+
+#[test]
+fn the_wire_fields_follow_the_revision() {
+    let mut modern = client(MODERN);
+    let params = json!({"name": "slow", "arguments": {"ms": 10},
+        "_meta": {"io.modelcontextprotocol/clientCapabilities":
+                  {"extensions": {"io.modelcontextprotocol/tasks": {}}}}});
+    let created = modern.request("tools/call", params).unwrap();
+    assert_eq!(created["resultType"], "task");
+    assert_eq!(created["status"], "working");
+    assert_eq!(created["ttlMs"], 3_600_000);
+    assert_eq!(created["pollIntervalMs"], 10);
+    for absent in [
+        "task",
+        "ttl",
+        "pollInterval",
+        "requestState",
+        "inputRequests",
+    ] {
+        assert!(created.get(absent).is_none(), "{absent}: {created}");
+    }
+    let mut legacy = client(EXPERIMENTAL);
+    let created = legacy
+        .request(
+            "tools/call",
+            json!({"name": "slow", "arguments": {"ms": 10}, "task": {}}),
+        )
+        .unwrap();
+    assert_eq!(created["task"]["status"], "working");
+    assert_eq!(created["task"]["ttl"], 3_600_000);
+    let tools = legacy.list_tools().unwrap();
+    let support = |name: &str| {
+        let tool = tools.iter().find(|t| t["name"] == name).unwrap();
+        tool["execution"]["taskSupport"].clone()
+    };
+    assert_eq!(support("slow"), "optional");
+    assert_eq!(support("greet_later"), "required");
+    assert_eq!(support("plain"), Value::Null);
+}
+
+#[test]
+fn a_client_that_cannot_follow_a_task_gets_a_call_or_a_clear_error() {
+    for revision in ProtocolVersion::ALL {
+        let mut client = client(revision);
+        let result = client.call("slow", json!({"ms": 1})).unwrap();
+        assert_eq!(result.text(), "slept 1 ms", "{revision}");
+        let error = client.call("failing_job", json!({})).unwrap_err();
+        match revision.era() {
+            toolwright::Era::Modern => {
+                assert_eq!(error.code, -32021);
+                assert_eq!(
+                    error.data.unwrap(),
+                    json!({"requiredCapabilities":
+                           {"extensions": {"io.modelcontextprotocol/tasks": {}}}})
+                );
+            }
+            toolwright::Era::Legacy => assert_eq!(error.code, -32601, "{revision}"),
+        }
+    }
+}
+
+#[test]
+fn a_tool_that_never_runs_as_a_task_answers_at_once() {
+    let mut modern = client(MODERN);
+    match modern.call_as_task("plain", json!({})).unwrap() {
+        TaskCall::Result(result) => assert_eq!(result.text(), "plain"),
+        other => panic!("a task of a tool that does not run as one: {other:?}"),
+    }
+    let mut legacy = client(EXPERIMENTAL);
+    let error = legacy.call_as_task("plain", json!({})).unwrap_err();
+    assert_eq!(
+        error.code, -32601,
+        "2025-11-25 refuses a task of such a tool"
+    );
+}
+
+#[test]
+fn asks_inside_a_task_are_its_input_requests() {
+    let mut client = client(MODERN);
+    let id = task(
+        client
+            .call_as_task("confirm_delete", json!({"file": "a.txt"}))
+            .unwrap(),
+    );
+    let waiting = wait_for(&mut client, &id, "input_required");
+    let request = &waiting["inputRequests"]["confirm"];
+    assert_eq!(request["method"], "elicitation/create", "{waiting}");
+    assert_eq!(request["params"]["message"], "Delete a.txt?");
+    let ack = client
+        .update_task(
+            &id,
+            json!({"confirm": {"action": "accept", "content": {"confirm": true}},
+                                 "unknown": {"action": "decline"}}),
+        )
+        .unwrap();
+    assert_eq!(ack["resultType"], "complete");
+    assert!(ack.get("status").is_none() && ack.get("taskId").is_none());
+    let result = client
+        .finish_task("confirm_delete", &id)
+        .unwrap()
+        .completed();
+    assert_eq!(result.text(), "deleted a.txt");
+}
+
+#[test]
+fn asks_made_at_once_wait_until_each_is_answered() {
+    let mut client = client(MODERN);
+    let id = task(client.call_as_task("two_names", json!({})).unwrap());
+    let mut waiting = wait_for(&mut client, &id, "input_required");
+    for _ in 0..200 {
+        if waiting["inputRequests"].as_object().unwrap().len() == 2 {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+        waiting = client.get_task(&id).unwrap();
+    }
+    let keys: Vec<&String> = waiting["inputRequests"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .collect();
+    assert_eq!(keys, ["name", "name_2"], "{waiting}");
+    let first = json!({"name": {"action": "accept", "content": {"name": "Ada"}}});
+    client.update_task(&id, first).unwrap();
+    let partly = client.get_task(&id).unwrap();
+    assert_eq!(partly["status"], "input_required");
+    let left: Vec<&String> = partly["inputRequests"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .collect();
+    assert_eq!(left, ["name_2"]);
+    let second = json!({"name_2": {"action": "accept", "content": {"name": "Grace"}}});
+    client.update_task(&id, second).unwrap();
+    let result = client.finish_task("two_names", &id).unwrap().completed();
+    assert_eq!(result.text(), "Ada and Grace");
+}
+
+#[test]
+fn a_tool_asks_in_rounds_then_becomes_a_task() {
+    let mut client = client(MODERN);
+    let id = task(client.call_as_task("greet_later", json!({})).unwrap());
+    let result = client.finish_task("greet_later", &id).unwrap().completed();
+    assert_eq!(result.text(), "hello Ada (a task: true)");
+    let task = client.get_task(&id).unwrap();
+    assert_eq!(task["ttlMs"], 60_000, "the tool's own time to live");
+}
+
+#[test]
+fn cancelling_fires_the_tools_cancellation_and_ends_the_task_once() {
+    for revision in [MODERN, EXPERIMENTAL] {
+        let mut client = client(revision);
+        let id = task(client.call_as_task("slow", json!({"ms": 60000})).unwrap());
+        client.cancel_task(&id).unwrap();
+        let end = client.finish_task("slow", &id).unwrap();
+        assert!(matches!(end, TaskEnd::Cancelled), "{revision}: {end:?}");
+        std::thread::sleep(Duration::from_millis(50));
+        let task = client.get_task(&id).unwrap();
+        assert_eq!(
+            task["status"], "cancelled",
+            "the tool's late result changes nothing"
+        );
+        let again = client.cancel_task(&id);
+        match revision {
+            MODERN => assert_eq!(again.unwrap()["resultType"], "complete"),
+            _ => assert_eq!(again.unwrap_err().code, -32602, "{revision}"),
+        }
+    }
+}
+
+#[test]
+fn a_tool_error_completes_and_a_panic_fails() {
+    let mut client = client(MODERN);
+    let id = task(client.call_as_task("failing_job", json!({})).unwrap());
+    let result = client.finish_task("failing_job", &id).unwrap().completed();
+    assert!(result.is_error());
+    assert_eq!(result.text(), "the job failed");
+    let id = task(client.call_as_task("panicking_job", json!({})).unwrap());
+    let TaskEnd::Failed(error) = client.finish_task("panicking_job", &id).unwrap() else {
+        panic!("a panic fails the task");
+    };
+    assert_eq!(error.code, -32603);
+    assert!(error.message.contains("ref"), "{}", error.message);
+    assert!(
+        !error.message.contains("broke"),
+        "masked: {}",
+        error.message
+    );
+    let task = client.get_task(&id).unwrap();
+    assert!(task.get("result").is_none(), "{task}");
+}
+
+#[test]
+fn a_task_is_its_callers_alone() {
+    let server = server();
+    let mut ada = Client::connect_answering(server, MODERN, answers())
+        .unwrap()
+        .extension(Subject("ada".into()));
+    let id = task(ada.call_as_task("slow", json!({"ms": 5000})).unwrap());
+    let mut grace = Client::connect_answering(self::server(), MODERN, answers()).unwrap();
+    // Another server instance does not share the in-process store; the same server does.
+    let unknown = grace.get_task(&id).unwrap_err();
+    assert_eq!(unknown.code, -32602);
+    // The same connection, another subject: every method answers as for an unknown id.
+    let mut ada_again = ada.extension(Subject("grace".into()));
+    for error in [
+        ada_again.get_task(&id).unwrap_err(),
+        ada_again.cancel_task(&id).unwrap_err(),
+        ada_again.update_task(&id, json!({})).unwrap_err(),
+    ] {
+        assert_eq!(error.code, -32602);
+        assert_eq!(
+            error.message,
+            format!("Invalid params: unknown task `{id}`")
+        );
+    }
+    let mut ada = ada_again.extension(Subject("ada".into()));
+    assert_eq!(ada.get_task(&id).unwrap()["status"], "working");
+    for tampered in ["0".repeat(32), format!("{}x", &id[..31]), String::new()] {
+        assert_eq!(ada.get_task(&tampered).unwrap_err().code, -32602);
+    }
+}
+
+#[test]
+fn task_methods_need_the_extension_and_the_removed_ones_are_gone() {
+    let mut client = client(MODERN);
+    let id = task(client.call_as_task("slow", json!({"ms": 10})).unwrap());
+    for method in ["tasks/get", "tasks/cancel", "tasks/update"] {
+        let error = client
+            .request(method, json!({"taskId": id, "inputResponses": {}}))
+            .unwrap_err();
+        assert_eq!(error.code, -32021, "{method}");
+    }
+    for method in ["tasks/result", "tasks/list"] {
+        let error = client.request(method, json!({"taskId": id})).unwrap_err();
+        assert_eq!(error.code, -32601, "{method}");
+    }
+    let bad = client
+        .update_task(&id, json!({"confirm": "yes"}))
+        .unwrap_err();
+    assert_eq!(bad.code, -32602);
+    assert_eq!(
+        client.update_task(&id, json!([1])).unwrap_err().code,
+        -32602
+    );
+}
+
+#[test]
+fn a_session_lists_its_tasks_on_2025_11_25() {
+    let mut client = client(EXPERIMENTAL);
+    let first = task(client.call_as_task("slow", json!({"ms": 1})).unwrap());
+    let second = task(client.call_as_task("slow", json!({"ms": 1})).unwrap());
+    let listed = client.request("tasks/list", json!({})).unwrap();
+    let ids: Vec<&str> = listed["tasks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["taskId"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, [second.as_str(), first.as_str()]);
+    let result = client
+        .request("tasks/result", json!({"taskId": first}))
+        .unwrap();
+    assert_eq!(result["content"][0]["text"], "slept 1 ms");
+    assert_eq!(
+        result["_meta"]["io.modelcontextprotocol/related-task"]["taskId"],
+        first
+    );
+}
