@@ -191,12 +191,19 @@ impl Notes {
 #[mcp_tool_type]
 impl Notes {
     /// Writes every note to a Markdown file, one at a time, reporting progress. Cancelling the
-    /// request stops the export and removes the partial file.
+    /// request stops the export and removes the partial file. A client that can follow a task
+    /// gets one: it polls for the export's progress and result.
     ///
     /// # Arguments
     /// * `path` - The file to write.
     /// * `pause_ms` - A pause after each note, to spare a slow disk.
-    #[mcp_tool(destructive = false, idempotent, open_world = false, tags("long"))]
+    #[mcp_tool(
+        destructive = false,
+        idempotent,
+        open_world = false,
+        tags("long"),
+        task = "optional"
+    )]
     async fn export_notes(
         &self,
         path: String,
@@ -356,7 +363,7 @@ mod tests {
     use super::*;
     use serde_json::json;
     use toolwright::ProtocolVersion;
-    use toolwright::testing::{Answers, Client, Manifest};
+    use toolwright::testing::{Answers, Client, Manifest, TaskCall};
 
     #[test]
     fn notes_are_found_by_tag_in_every_revision() {
@@ -403,6 +410,52 @@ mod tests {
             !std::path::Path::new(path).exists()
         });
         assert!(gone, "the partial export was removed");
+    }
+
+    #[test]
+    fn an_export_runs_as_a_task_for_a_client_that_follows_one() {
+        for revision in [ProtocolVersion::V2026_07_28, ProtocolVersion::V2025_11_25] {
+            let mut client = Client::connect(server(), revision).unwrap();
+            for text in ["a", "b"] {
+                client.call("add_note", json!({"text": text})).unwrap();
+            }
+            let path = std::env::temp_dir().join(format!("notes-task-{}.md", std::process::id()));
+            let path = path.to_str().unwrap();
+            let TaskCall::Task(id) = client
+                .call_as_task("export_notes", json!({"path": path}))
+                .unwrap()
+            else {
+                panic!("{revision}: the export is a task");
+            };
+            let done = client.finish_task("export_notes", &id).unwrap().completed();
+            let export: serde_json::Value = done.structured().unwrap();
+            assert_eq!(export["notes"], 2, "{revision}");
+            let task = client.get_task(&id).unwrap();
+            assert_eq!(
+                task["statusMessage"], "note 2",
+                "progress is the task's status"
+            );
+
+            let TaskCall::Task(id) = client
+                .call_as_task("export_notes", json!({"path": path, "pause_ms": 10_000}))
+                .unwrap()
+            else {
+                panic!("{revision}: the export is a task");
+            };
+            while client.get_task(&id).unwrap().get("statusMessage").is_none() {
+                std::thread::sleep(Duration::from_millis(10));
+            }
+            client.cancel_task(&id).unwrap();
+            let gone = (0..100).any(|_| {
+                std::thread::sleep(Duration::from_millis(20));
+                !std::path::Path::new(path).exists()
+            });
+            assert!(
+                gone,
+                "{revision}: the cancelled export removed its partial file"
+            );
+            assert_eq!(client.get_task(&id).unwrap()["status"], "cancelled");
+        }
     }
 
     #[test]

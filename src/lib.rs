@@ -42,6 +42,8 @@
 //! | `meta = r#"{"com.example/key": 1}"#` | the tool's `_meta`, a JSON object (sent from 2025-06-18 on) |
 //! | `tags("admin", "billing")` | labels the server chooses tools by ([`Server::without_tags`], [`Server::visibility`]); not sent to clients |
 //! | `ignore_unknown_arguments` | argument keys the schema does not list are dropped instead of refused, and the schema says so; `= false` keeps a tool strict on a server that ignores them ([`Server::ignore_unknown_arguments`]) |
+//! | `task = "optional"`, `task = "required"` | the tool runs as a task for a client that can follow one: the call is answered at once with a task the client polls, while the tool runs on (see [Tasks](#tasks)); `"required"` refuses other clients |
+//! | `task_ttl_ms = 3600000` | how long the tool's tasks are kept, from their creation (default: [`Server::task_ttl`]) |
 //! | `input_schema = include_str!("schema.json")` | a hand-written input schema, served as written (whitespace aside); pair it with `Args<serde_json::Value>` or typed parameters |
 //! | `crate = path` | where the `toolwright` crate is, when it is re-exported under another path |
 //!
@@ -91,6 +93,7 @@
 //! | `ask: Elicit<T>` | `ask.form("message").await?`: a form of `T`'s fields for the user, answered with an [`Answer<T>`](Answer) (`async fn` only) |
 //! | `sample: Sample` | `sample.prompt("question", max_tokens).await?`: the client's model answers (`async fn` only) |
 //! | `roots: Roots` | `roots.list().await?`: the client's roots, asked once per session and again after the client says they changed ([`Server::on_roots_changed`]); on 2026-07-28 a round per call (`async fn` only) |
+//! | `task: TaskStart` | `task.start().await`: the rest of the call is a task (a tool with `task = "..."` only; see [Tasks](#tasks)) |
 //! | `#[inject] conn: Conn` | any type that implements [`Inject`] |
 //!
 //! The asking parameters work in every revision: in a session each ask is a request to the
@@ -291,6 +294,44 @@
 //!     toolwright::server!().discover().run()
 //! }
 //! ```
+//!
+//! ## Tasks
+//!
+//! A tool that runs for minutes (a build, an export, a crawl) says `task = "optional"`. For a
+//! client that can follow a task (on 2026-07-28 one whose request declares the extension
+//! `io.modelcontextprotocol/tasks`; on 2025-11-25 one that asks with `params.task`) the call is
+//! answered at once with a task, once the task is stored; the client polls `tasks/get` for its
+//! status and result, and may `tasks/cancel` it. Any other client gets an ordinary call;
+//! `task = "required"` refuses it instead (`-32021` naming the extension). The function does
+//! not change: its [`Cancellation`] fires on `tasks/cancel`, its [`Progress`] reports become the
+//! task's `statusMessage`, and what it asks ([`Elicit`], [`Sample`], [`Roots`]) becomes the
+//! task's `inputRequests`, answered with `tasks/update` (on 2026-07-28). A tool error completes
+//! the task with an error result; a panic fails it.
+//!
+//! ```no_run
+//! use std::time::Duration;
+//! use toolwright::prelude::*;
+//!
+//! /// Exports every note as one file.
+//! #[mcp_tool(task = "optional", task_ttl_ms = 86_400_000)]
+//! async fn export(progress: Progress, cancel: Cancellation) -> Result<String, ToolError> {
+//!     for step in 1..=10 {
+//!         if cancel.is_cancelled() {
+//!             return Err(ToolError::new("export cancelled"));
+//!         }
+//!         tokio::time::sleep(Duration::from_secs(1)).await;
+//!         progress.report(step as f64, Some(10.0), None);
+//!     }
+//!     Ok("exported to notes.zip".into())
+//! }
+//! ```
+//!
+//! A tool can ask first and become a task later: it takes a [`TaskStart`] and calls
+//! `task.start().await` where the long part begins. Tasks belong to their caller (the
+//! [`Subject`] an authentication layer put into the request's extensions, else the session) and
+//! live in the server's [`TaskStore`]: [`MemoryTaskStore`] by default; replicas behind a load
+//! balancer share one ([`Server::task_store`]). [`Server::task_ttl`],
+//! [`Server::task_poll_interval`] and [`Server::task_lease`] tune them.
 //!
 //! ## Testing tools
 //!

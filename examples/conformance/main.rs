@@ -7,6 +7,7 @@
 
 mod asking;
 mod items;
+mod tasks;
 
 use std::process::ExitCode;
 use std::time::Duration;

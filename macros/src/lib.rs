@@ -42,6 +42,8 @@
 //! | `complete` on a tool's argument | `#[arg(complete = cities)] city: String` | `complete` is for prompt arguments and template variables |
 //! | a completion function of another signature | `#[arg(complete = f)]`, `fn f(prefix: &str)` | `fn(&str) -> Vec<String> {f}` cannot complete an argument, at the path |
 //! | a prompt argument or template variable a string cannot hold | `tags: Vec<String>`, `name: &str` | a prompt argument arrives as a string: `Vec<String>` cannot come from one; ... |
+//! | a task's keys without `task` | `#[mcp_tool(task_ttl_ms = 60000)]`, or a `TaskStart` parameter | `task_ttl_ms` is for a tool that runs as a task: add `task = "optional"` ... |
+//! | `TaskStart` in a sync tool or a prompt | `fn f(task: TaskStart)` | `TaskStart::start` is awaited, so the tool must be an `async fn` |
 //! | asking the client from a prompt or a resource | `fn f(ask: Elicit<Confirm>)` | a prompt cannot ask the client mid-request: take `Elicit` in a tool |
 //! | `Args<T>`, `header`, constraints or `#[schemars]` on a prompt or a resource | `#[arg(header = "Region")]` | `header` is for tool arguments: ... |
 //! | unsupported prompt or resource return type | `-> Opaque` | a prompt cannot return `Opaque`, with the list of what can, at the return type |

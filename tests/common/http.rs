@@ -149,6 +149,7 @@ pub fn modern(addr: SocketAddr, id: i64, method: &str, mut params: Value) -> Req
     // What the request names: the tool or prompt, or the URI read.
     let named = match method {
         "resources/read" => params["uri"].as_str(),
+        "tasks/get" | "tasks/update" | "tasks/cancel" => params["taskId"].as_str(),
         _ => params["name"].as_str(),
     };
     if let Some(name) = named {

@@ -18,9 +18,11 @@ def suite_runner(suite: str) -> Path:
     return NPM / suite / "node_modules" / "@modelcontextprotocol" / "conformance" / "dist" / "index.js"
 
 
-def listed_scenarios(suite: str, version: str, prefix: str) -> list[str]:
-    """The suite's own list of server scenarios for a version, those whose name starts so."""
-    done = subprocess.run([str(NODE), str(suite_runner(suite)), "list", "--server", "--spec-version", version],
+def listed_scenarios(suite: str, version: str | None, prefix: str) -> list[str]:
+    """The suite's own list of server scenarios for a version (with none, every scenario,
+    extensions' included), those whose name starts so."""
+    pinned = ["--spec-version", version] if version else []
+    done = subprocess.run([str(NODE), str(suite_runner(suite)), "list", "--server"] + pinned,
                           capture_output=True, text=True, timeout=60)
     return [m.group(1) for m in re.finditer(r"^\s*- (\S+) \[", done.stdout, re.M) if m.group(1).startswith(prefix)]
 
@@ -115,6 +117,10 @@ def run() -> None:
               if name != "input-required-result-non-tool-request"]
     if len(rounds) < 13:
         check(False, "conformance 2026-07-28: the suite lists the input-required-result scenarios", f"found only {rounds}")
+    # The tasks extension's scenarios (SEP-2663), every one the suite lists.
+    tasks = listed_scenarios("conformance-alpha", None, "tasks-")
+    if len(tasks) < 10:
+        check(False, "conformance: the suite lists the tasks extension's scenarios", f"found only {tasks}")
     runs = [
         ("conformance", "2025-11-25",
          ["server-initialize", "ping", "logging-set-level"] + tools["2025-11-25"] + items["2025-11-25"]
@@ -126,9 +132,9 @@ def run() -> None:
          tools["2026-07-28"] + items["2026-07-28"] + common + rounds
          + ["server-stateless", "caching", "sep-2164-resource-not-found", "http-header-validation",
             "http-custom-header-server-validation"]),
-        # The skills extension's scenarios run at the suite's own revision (2026-07-28).
+        # The skills and tasks extensions' scenarios run at the suite's own revision (2026-07-28).
         ("conformance-alpha", None,
-         ["sep-2640-skills-enumeration", "sep-2640-skills-manifest", "sep-2640-skills-directory"]),
+         ["sep-2640-skills-enumeration", "sep-2640-skills-manifest", "sep-2640-skills-directory"] + tasks),
     ]
     # Over stdio, through the bridge: everything of the handshake era that is not about HTTP.
     stdio = ["server-initialize", "ping", "logging-set-level"] + tools["2025-11-25"] + items["2025-11-25"] + asking
@@ -148,6 +154,10 @@ def run() -> None:
                 excluded.update(c["id"] for c in checks if not_applicable(c))
                 if checks and not relevant:
                     skip(label, "not applicable: " + "; ".join(sorted({NOT_APPLICABLE[c['id']][0] for c in checks})))
+                    continue
+                if relevant and all(c.get("status") == "SKIPPED" for c in relevant):
+                    # A placeholder the suite itself skips (tasks-status-notifications): no pass.
+                    skip(label, "the suite skips it: " + (relevant[0].get("errorMessage") or "")[:160])
                     continue
                 failures = [c for c in relevant if failed(c)]
                 ok = bool(relevant) and not failures

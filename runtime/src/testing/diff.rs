@@ -175,6 +175,7 @@ fn tool_changes(name: &str, old: &Value, new: &Value, notes: &mut Notes) {
         (None, None) => {}
     }
     hints(name, old.get("annotations"), new.get("annotations"), notes);
+    task_support(name, old, new, notes);
     let known = [
         "name",
         "title",
@@ -182,6 +183,7 @@ fn tool_changes(name: &str, old: &Value, new: &Value, notes: &mut Notes) {
         "inputSchema",
         "outputSchema",
         "annotations",
+        "execution",
     ];
     let keys: BTreeSet<&String> = old
         .as_object()
@@ -194,6 +196,26 @@ fn tool_changes(name: &str, old: &Value, new: &Value, notes: &mut Notes) {
         if old.get(key) != new.get(key) {
             notes.compatible(name, format!("`{key}` changed"));
         }
+    }
+}
+
+/// A tool that comes to run only as a task is lost to the clients that cannot follow one; one
+/// that may run as a task, or no longer must, still serves every client.
+fn task_support(name: &str, old: &Value, new: &Value, notes: &mut Notes) {
+    let support = |tool: &Value| {
+        tool.pointer("/execution/taskSupport")
+            .and_then(Value::as_str)
+            .unwrap_or("forbidden")
+            .to_owned()
+    };
+    let (before, after) = (support(old), support(new));
+    if before == after {
+        return;
+    }
+    let change = format!("runs as a task: `{before}` became `{after}`");
+    match after.as_str() {
+        "required" => notes.breaking(name, change),
+        _ => notes.compatible(name, change),
     }
 }
 
@@ -672,6 +694,38 @@ mod tests {
         assert_eq!(
             summary(vec![], vec![before]),
             vec![(Compatible, "t: added".to_owned())]
+        );
+    }
+
+    #[test]
+    fn a_tool_that_comes_to_need_a_task_breaks_its_other_clients() {
+        use Compatibility::*;
+        let plain = tool(input(json!({}), json!([])), None, json!({}));
+        let with = |support: &str| {
+            let mut t = plain.clone();
+            t["execution"] = json!({"taskSupport": support});
+            t
+        };
+        assert_eq!(
+            summary(vec![plain.clone()], vec![with("optional")]),
+            vec![(
+                Compatible,
+                "t: runs as a task: `forbidden` became `optional`".to_owned()
+            )]
+        );
+        assert_eq!(
+            summary(vec![with("optional")], vec![with("required")]),
+            vec![(
+                Breaking,
+                "t: runs as a task: `optional` became `required`".to_owned()
+            )]
+        );
+        assert_eq!(
+            summary(vec![with("required")], vec![plain]),
+            vec![(
+                Compatible,
+                "t: runs as a task: `required` became `forbidden`".to_owned()
+            )]
         );
     }
 }

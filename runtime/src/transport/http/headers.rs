@@ -1,6 +1,7 @@
 //! The request headers a 2026-07-28 POST must carry, checked against its body (SEP-2243):
 //! `MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name` (the tool of `tools/call`, the prompt of
-//! `prompts/get`, the URI of `resources/read`) and one
+//! `prompts/get`, the URI of `resources/read`, the task of `tasks/get`, `tasks/update` and
+//! `tasks/cancel`) and one
 //! `Mcp-Param-<Name>` for each argument the tool marks `x-mcp-header`. A missing, repeated,
 //! malformed or mismatched one is `400` with `-32020` (HeaderMismatch).
 //!

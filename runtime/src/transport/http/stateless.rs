@@ -67,10 +67,12 @@ impl Endpoint {
     ) -> Result<(), headers::Mismatch> {
         headers::expect(headers, PROTOCOL_HEADER, version)?;
         headers::expect(headers, "mcp-method", method)?;
-        // What a gateway routes by without reading the body: the prompt's name, the URI read.
+        // What a gateway routes by without reading the body: the prompt's name, the URI read,
+        // the task (SEP-2663).
         let named = match method {
             "prompts/get" => params.name.as_deref(),
             "resources/read" => params.uri.as_deref(),
+            "tasks/get" | "tasks/update" | "tasks/cancel" => params.rare().task_id.as_deref(),
             _ => None,
         };
         if let Some(name) = named {
