@@ -418,3 +418,32 @@ fn a_session_lists_its_tasks_on_2025_11_25() {
         first
     );
 }
+
+#[test]
+fn on_2025_11_25_tasks_result_carries_the_tasks_asks_and_progress_goes_on() {
+    let mut client = client(EXPERIMENTAL);
+    let id = task(
+        client
+            .call_as_task("confirm_delete", json!({"file": "b.txt"}))
+            .unwrap(),
+    );
+    let waiting = wait_for(&mut client, &id, "input_required");
+    assert!(
+        waiting.get("inputRequests").is_none(),
+        "2025-11-25 has no inputRequests"
+    );
+    let result = client
+        .finish_task("confirm_delete", &id)
+        .unwrap()
+        .completed();
+    assert_eq!(result.text(), "deleted b.txt");
+
+    let params = json!({"name": "slow", "arguments": {"ms": 50}, "task": {},
+                        "_meta": {"progressToken": "p"}});
+    let created = client.request("tools/call", params).unwrap();
+    assert_eq!(created["task"]["status"], "working");
+    let line: Value = serde_json::from_str(&client.next_line()).unwrap();
+    assert_eq!(line["method"], "notifications/progress", "{line}");
+    assert_eq!(line["params"]["progressToken"], "p");
+    assert_eq!(line["params"]["message"], "halfway");
+}

@@ -107,7 +107,55 @@ def oversized() -> None:
             run_plan("python-sdk", mode, version, "quickstart", [http.url], label, calls)
 
 
+def tasks() -> None:
+    """The TypeScript SDK 1.x's experimental tasks client (2025-11-25; the only SDK client with
+    one) runs notes' export as a task over stdio and HTTP: to its result, its progress seen as
+    the task's status messages, and once cancelled, which removes the partial file."""
+    for transport in ("stdio", "http"):
+        export, cancelled = str(SCRATCH / f"task-{transport}.md"), str(SCRATCH / f"task-{transport}-cancelled.md")
+        calls = [
+            {"name": "add_note", "arguments": {"text": "milk"}, "expect": {"structured": True}},
+            {"name": "export_notes", "task": True, "progress": True, "arguments": {"path": export, "pause_ms": 300},
+             "expect": {"structured": True, "statuses": ["working", "completed"], "statusMessage": "note 1"}},
+            {"name": "export_notes", "task": True, "cancel": True, "arguments": {"path": cancelled, "pause_ms": 10000},
+             "expect": {"cancelled": True, "removed": cancelled}},
+        ]
+        label = f"ts-sdk-1 {transport} 2025-11-25 tasks (notes' export)"
+        with fails_as(label):
+            if transport == "stdio":
+                out = run_client("ts-sdk-1", "legacy", calls, server("notes"))
+            else:
+                with HttpServer("notes", label) as http:
+                    out = run_client("ts-sdk-1", "legacy", calls, [http.url])
+            problems = [] if out.get("ok") else [json.dumps(out.get("error"))[:400]]
+            for call, record in zip(calls, out.get("calls", [])):
+                problem = judge(call, record, None) or task_problem(call, record)
+                if problem:
+                    problems.append(f"{named(call)}: {problem}")
+            problems.extend(leftovers(calls))
+            check(not problems, f"{label} ({len(calls)} calls)", "; ".join(problems))
+
+
+def task_problem(call: dict, record: dict) -> str | None:
+    """What is wrong with the task of a call made as one, or None."""
+    if not call.get("task"):
+        return None
+    if not record.get("taskId"):
+        return f"no task was created: {json.dumps(record)[:300]}"
+    statuses = [s["status"] for s in record.get("statuses", [])]
+    expect = call["expect"]
+    if "statuses" in expect and not set(expect["statuses"]) <= set(statuses):
+        return f"statuses {statuses}, expected {expect['statuses']}"
+    if "statusMessage" in expect and not any(s.get("statusMessage") == expect["statusMessage"]
+                                             for s in record.get("statuses", [])):
+        return f"no status said {expect['statusMessage']!r}: {json.dumps(record.get('statuses'))[:300]}"
+    if call.get("cancel") and "cancelled" not in record:
+        return "the task was never cancelled"
+    return None
+
+
 def run() -> None:
+    tasks()
     for client, mode, version in STDIO_CLIENTS:
         for name in plans(""):
             tag = f"{client}-stdio-{mode}-{name}"

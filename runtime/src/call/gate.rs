@@ -32,12 +32,13 @@ impl Gate {
         self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Runs `send` for a progress value if the call is still open and the value is larger than
-    /// the last one sent.
-    pub(crate) fn progress(&self, value: f64, send: impl FnOnce()) -> bool {
+    /// Runs `send` for a progress value if the call is still open (or, `beyond_answer`, a task
+    /// whose request was answered with it) and the value is larger than the last one sent.
+    pub(crate) fn progress(&self, value: f64, beyond_answer: bool, send: impl FnOnce()) -> bool {
         let mut passed = self.lock();
         let increasing = passed.last_progress.is_none_or(|(last, _)| value > last);
-        if passed.finished || passed.cancelled || !value.is_finite() || !increasing {
+        let closed = passed.finished && !beyond_answer;
+        if closed || passed.cancelled || self.is_cancelled() || !value.is_finite() || !increasing {
             return false;
         }
         send();
@@ -123,11 +124,18 @@ mod tests {
         let gate = Gate::default();
         let mut sent = Vec::new();
         for value in [1.0, 1.0, 0.5, f64::NAN, 2.0] {
-            gate.progress(value, || sent.push(value));
+            gate.progress(value, false, || sent.push(value));
         }
         gate.finish(|| sent.push(-1.0));
-        gate.progress(3.0, || sent.push(3.0));
-        assert_eq!(sent, [1.0, 2.0, -1.0]);
+        gate.progress(3.0, false, || sent.push(3.0));
+        gate.progress(4.0, true, || sent.push(4.0));
+        gate.signal();
+        gate.progress(5.0, true, || sent.push(5.0));
+        assert_eq!(
+            sent,
+            [1.0, 2.0, -1.0, 4.0],
+            "a task's progress goes on until it is cancelled"
+        );
     }
 
     #[test]

@@ -14,7 +14,9 @@ use crate::protocol::jsonrpc;
 /// while the request is open, and only for values larger than the last one sent; anything else
 /// is dropped, so a tool can report freely. Once the call is a task, whose client polls rather
 /// than listens, a report becomes the task's `statusMessage` (its message, else
-/// `progress/total`). `Progress::default()` reports nothing.
+/// `progress/total`); on 2025-11-25, whose progress tokens last as long as their task, the
+/// notifications go on too where the connection outlives the request (stdio).
+/// `Progress::default()` reports nothing.
 #[derive(Clone, Default)]
 pub struct Progress(Option<Arc<CallRecord>>);
 
@@ -46,21 +48,26 @@ impl Progress {
         let Some(record) = &self.0 else {
             return false;
         };
-        if let Some(run) = record.task_run() {
-            // A task's client polls: the progress is its status message.
+        // A task's client polls: the progress is its status message. On 2025-11-25 the
+        // progress token lasts as long as the task, so notifications go on where the
+        // connection outlives the request (stdio, in process).
+        let task = record.task_run();
+        if let Some(run) = task {
             let note = match (message, total) {
                 (Some(message), _) => message.to_owned(),
                 (None, Some(total)) => format!("{progress}/{total}"),
                 (None, None) => format!("{progress}"),
             };
             run.say(note);
-            return true;
+            if record.version.has_tasks_extension() || !record.outlet.lasting() {
+                return true;
+            }
         }
         let Some(token) = record.progress_token.as_deref() else {
-            return false;
+            return task.is_some();
         };
         let message = message.filter(|_| record.version.has_progress_message());
-        record.gate.progress(progress, || {
+        record.gate.progress(progress, task.is_some(), || {
             let params = Params {
                 progress_token: token,
                 progress,

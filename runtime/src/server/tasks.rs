@@ -17,6 +17,7 @@ use std::time::Duration;
 
 use serde_json::{Map, Value, json};
 
+use crate::call::outlet::{ClientReply, Peer};
 use crate::call::record::CallRecord;
 use crate::protocol::ProtocolVersion;
 use crate::protocol::jsonrpc::{self, ProtocolError};
@@ -33,6 +34,9 @@ use crate::tasks::record::Status;
 use crate::tasks::wire;
 use crate::tools::binding::Arguments;
 use crate::tools::render::Rendered;
+
+/// The `_meta` key that ties a 2025-11-25 message to its task.
+const RELATED_TASK: &str = "io.modelcontextprotocol/related-task";
 
 /// The error for a task this caller cannot see.
 fn unknown(id: &str) -> ProtocolError {
@@ -85,15 +89,21 @@ impl Session {
         let owner = self.task_owner(version, request.scope);
         let book = Arc::clone(&self.engine.tasks);
         let listed = Arc::clone(&self.tasks);
+        let peer = Arc::clone(&self.peer);
         let run = Run {
             name: "tasks",
             instance: None,
             arguments: Arguments::new(None),
             uri: None,
-            produce: Box::new(move |_, _| {
+            produce: Box::new(move |invocation, _| {
                 Box::pin(async move {
                     let answer = match method {
                         Method::List => list(&book, &owner, &listed, version).await,
+                        Method::Result => {
+                            let record = Arc::clone(&invocation.context.0);
+                            let asker = Asker { peer, record };
+                            result(&book, &id, &owner, &asker).await
+                        }
                         method => one(&book, &id, &owner, method, version).await,
                     };
                     answer.map_err(|refusal| match refusal {
@@ -189,21 +199,36 @@ async fn one(
                 false => Value::Object(wire::fields(&task, version)),
             })
         }
-        Method::Result => result(book, id, owner).await,
-        Method::List => unreachable!("listed apart"),
+        Method::Result | Method::List => unreachable!("answered apart"),
     }
 }
 
+/// Where 2025-11-25's `tasks/result` asks the client what its task asks: the request's record
+/// (its way back, and its cancellation).
+struct Asker {
+    peer: Arc<Peer>,
+    record: Arc<CallRecord>,
+}
+
 /// 2025-11-25's `tasks/result`: the call's result once the task ends (with the related-task
-/// `_meta`), or its error.
-async fn result(book: &TaskBook, id: &str, owner: &str) -> Result<Value, Refusal> {
+/// `_meta`), or its error. Meanwhile what the task asks the client goes to the client as
+/// requests on this request's way back (2025-11-25 has no `tasks/update`), each once, and
+/// each answer is the task's.
+async fn result(book: &TaskBook, id: &str, owner: &str, asker: &Asker) -> Result<Value, Refusal> {
     let mut watch = book.watch(id).await?;
+    let mut asked = std::collections::HashSet::new();
     loop {
+        if asker.record.gate.is_cancelled() {
+            // The client left: nobody waits for this answer.
+            return Err(Refusal::Error(ProtocolError::internal(
+                "the request was cancelled",
+            )));
+        }
         let task = book.get(id, owner).await?;
         match task.status {
             Status::Completed => {
                 let mut result = task.result.unwrap_or_default();
-                result["_meta"]["io.modelcontextprotocol/related-task"] = json!({"taskId": id});
+                result["_meta"][RELATED_TASK] = json!({"taskId": id});
                 return Ok(result);
             }
             Status::Failed => {
@@ -215,11 +240,51 @@ async fn result(book: &TaskBook, id: &str, owner: &str) -> Result<Value, Refusal
                     "the task `{id}` was cancelled"
                 ))));
             }
-            Status::Working | Status::InputRequired => {}
+            Status::InputRequired => {
+                let mut forwarded = false;
+                for (key, request) in task.input_requests {
+                    if asked.insert(key.clone()) {
+                        forward(book, id, owner, asker, key, request).await?;
+                        forwarded = true;
+                    }
+                }
+                if forwarded {
+                    continue;
+                }
+            }
+            Status::Working => {}
         }
         let poll = Duration::from_millis(task.poll_interval_ms.max(1));
         let _ = tokio::time::timeout(poll, watch.woken()).await;
     }
+}
+
+/// Asks the client what the task `id` asks under `key`, and gives the task its answer.
+async fn forward(
+    book: &TaskBook,
+    id: &str,
+    owner: &str,
+    asker: &Asker,
+    key: String,
+    request: Value,
+) -> Result<(), Refusal> {
+    let method = request["method"].as_str().unwrap_or_default().to_owned();
+    let mut params = request.get("params").cloned().unwrap_or_else(|| json!({}));
+    params["_meta"][RELATED_TASK] = json!({"taskId": id});
+    let reply = asker.peer.request(&asker.record.outlet, &method, &params);
+    let answer = match reply.await {
+        Ok(ClientReply::Result(result)) => serde_json::from_str(result.get()).unwrap_or_default(),
+        // The ask gets no answer: the task goes on waiting, and a later `tasks/result` asks
+        // again.
+        Ok(ClientReply::Error(_)) | Err(_) => return Ok(()),
+    };
+    let mut answers = Some(Map::from_iter([(key, answer)]));
+    book.change(id, owner, |task, now| match answers.take() {
+        Some(answers) => task.respond(answers, now),
+        None => false,
+    })
+    .await?;
+    Ok(())
 }
 
 /// 2025-11-25's `tasks/list`: the session's tasks that are still kept, latest first.

@@ -126,7 +126,12 @@ impl Client {
             match status {
                 "completed" | "failed" => return self.ended(name, id, task),
                 "cancelled" => return Ok(TaskEnd::Cancelled),
-                "input_required" if self.revision().has_tasks_extension() => {
+                // 2025-11-25 has no `tasks/update`: `tasks/result` carries the task's asks as
+                // requests, which this client answers, and waits for the end.
+                "input_required" if !self.revision().has_tasks_extension() => {
+                    return self.ended(name, id, task);
+                }
+                "input_required" => {
                     let mut responses = Map::new();
                     if let Some(Value::Object(requests)) = task.get("inputRequests") {
                         for (key, request) in requests {

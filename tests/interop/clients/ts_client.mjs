@@ -12,7 +12,10 @@
 //                     "resources/templates/list" | "resources/read" | "completion/complete",
 //                     "name", "arguments", "uri", "ref", "argument"}]}
 // A call with a `method` is an item step, made through the SDK's own method for it (a list
-// walks every page), so the SDK validates its result; the others call a tool.
+// walks every page), so the SDK validates its result; the others call a tool. A call with
+// `"task": true` (SDK 1.x, 2025-11-25) calls it as a task through the SDK's experimental tasks
+// client (`callToolStream`), recording the task's statuses; with `"cancel": true` it cancels the
+// task once it has reported a status message.
 // The client declares elicitation and sampling and answers the server's asks during a call with
 // that call's `answers` (a decline when it has none), recording each ask's method: as requests
 // in a session, or through the SDK's multi-round-trip driver on 2026-07-28. It also has a
@@ -130,6 +133,29 @@ const callTool = async (call, record, signal) => {
   }
   return result;
 };
+// A tool called as a task: the task's id and statuses go to the record, its result is the
+// call's; the stream's error (a failed or cancelled task) is thrown.
+const callTask = async (call, record) => {
+  const params = { name: call.name, arguments: call.arguments ?? {} };
+  const options = { timeout, ...(call.progress ? { onprogress: (p) => record.progress.push(p) } : {}) };
+  record.statuses = [];
+  for await (const message of client.experimental.tasks.callToolStream(params, undefined, options)) {
+    if (message.type === 'taskCreated') {
+      record.taskId = message.task.taskId;
+    } else if (message.type === 'taskStatus') {
+      const { status, statusMessage } = message.task;
+      record.statuses.push({ status, statusMessage });
+      if (call.cancel && statusMessage && !record.cancelled) {
+        record.cancelled = await client.experimental.tasks.cancelTask(record.taskId, { timeout });
+      }
+    } else if (message.type === 'result') {
+      return message.result;
+    } else if (message.type === 'error') {
+      throw message.error;
+    }
+  }
+  throw new Error('the task stream ended without a result');
+};
 // Each item step's method: what it resolves to is the step's result.
 const items = {
   'prompts/list': async () => ({ prompts: await everyPage('listPrompts', 'prompts') }),
@@ -154,7 +180,8 @@ try {
     const abort = new AbortController();
     const timer = call.cancelAfterMs != null ? setTimeout(() => abort.abort('cancelled'), call.cancelAfterMs) : null;
     try {
-      record.result = await (call.method ? items[call.method](call) : callTool(call, record, abort.signal));
+      record.result = await (call.method ? items[call.method](call)
+        : call.task ? callTask(call, record) : callTool(call, record, abort.signal));
     } catch (e) {
       record.error = error(e);
     } finally {
