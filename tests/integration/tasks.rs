@@ -447,3 +447,72 @@ fn on_2025_11_25_tasks_result_carries_the_tasks_asks_and_progress_goes_on() {
     assert_eq!(line["params"]["progressToken"], "p");
     assert_eq!(line["params"]["message"], "halfway");
 }
+
+/// Notes that its call was cancelled.
+#[derive(Default)]
+struct Stopped(std::sync::atomic::AtomicBool);
+
+/// Waits until cancelled, and says so.
+#[mcp_tool(task = "optional")]
+async fn wait_for_cancel(cancel: Cancellation, stopped: State<Stopped>) -> String {
+    cancel.cancelled().await;
+    stopped.0.store(true, std::sync::atomic::Ordering::SeqCst);
+    "stopped".into()
+}
+
+#[test]
+fn reading_a_task_does_not_wait_behind_the_running_ones() {
+    let server = server().max_in_flight(1);
+    let mut client = Client::connect_answering(server, MODERN, answers()).unwrap();
+    let id = task(client.call_as_task("slow", json!({"ms": 60000})).unwrap());
+    // The one place under the cap is the running task's; reading and cancelling it still go.
+    assert_eq!(client.get_task(&id).unwrap()["status"], "working");
+    client.cancel_task(&id).unwrap();
+    assert_eq!(client.get_task(&id).unwrap()["status"], "cancelled");
+}
+
+#[test]
+fn a_server_that_runs_no_tasks_ignores_a_request_for_one() {
+    let server = Server::new("plain", "1").tool::<plain>();
+    let mut client = Client::connect(server, EXPERIMENTAL).unwrap();
+    let result = client
+        .request(
+            "tools/call",
+            json!({"name": "plain", "arguments": {}, "task": {}}),
+        )
+        .unwrap();
+    assert_eq!(result["content"][0]["text"], "plain");
+}
+
+#[test]
+fn a_session_that_ends_stops_the_tasks_only_it_could_follow() {
+    let stopped = std::sync::Arc::new(Stopped::default());
+    let server = Server::new("waiting", "1")
+        .tool::<wait_for_cancel>()
+        .shared_state(std::sync::Arc::clone(&stopped));
+    let mut client = Client::connect(server, EXPERIMENTAL).unwrap();
+    let id = task(client.call_as_task("wait_for_cancel", json!({})).unwrap());
+    assert_eq!(client.get_task(&id).unwrap()["status"], "working");
+    drop(client);
+    let seen = (0..200).any(|_| {
+        std::thread::sleep(Duration::from_millis(10));
+        stopped.0.load(std::sync::atomic::Ordering::SeqCst)
+    });
+    assert!(
+        seen,
+        "the task's tool saw its cancellation when its session ended"
+    );
+}
+
+#[test]
+fn task_settings_out_of_range_stop_the_server() {
+    for server in [
+        server().task_ttl(Duration::ZERO),
+        server().task_lease(Duration::ZERO),
+        server().task_lease(Duration::from_secs(86_401)),
+        server().task_poll_interval(Duration::ZERO),
+    ] {
+        let error = Client::new(server).err().expect("refused");
+        assert!(matches!(error, toolwright::Error::Setting(_)), "{error}");
+    }
+}

@@ -37,8 +37,12 @@ impl Gate {
     pub(crate) fn progress(&self, value: f64, beyond_answer: bool, send: impl FnOnce()) -> bool {
         let mut passed = self.lock();
         let increasing = passed.last_progress.is_none_or(|(last, _)| value > last);
-        let closed = passed.finished && !beyond_answer;
-        if closed || passed.cancelled || self.is_cancelled() || !value.is_finite() || !increasing {
+        // A task's progress stops when the task is cancelled (its signal fires).
+        let closed = match beyond_answer {
+            true => self.is_cancelled(),
+            false => passed.finished,
+        };
+        if closed || passed.cancelled || !value.is_finite() || !increasing {
             return false;
         }
         send();

@@ -37,9 +37,12 @@ impl Progress {
         Progress(reported.then(|| Arc::clone(record)))
     }
 
-    /// Whether the client asked for progress notifications (or the call may become a task).
+    /// Whether reports go anywhere: the client asked for progress notifications, or the call
+    /// is a task (whose status message they become).
     pub fn is_enabled(&self) -> bool {
-        self.0.is_some()
+        self.0
+            .as_ref()
+            .is_some_and(|record| record.progress_token.is_some() || record.task_run().is_some())
     }
 
     /// Reports `progress` (of `total`, when known) with an optional message. Returns whether a

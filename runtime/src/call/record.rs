@@ -78,7 +78,7 @@ impl CallRecord {
 
     /// The task the call became, if it has.
     pub(crate) fn task_run(&self) -> Option<&Arc<TaskRun>> {
-        self.task.as_ref()?.run.get()
+        self.task.as_ref()?.run.get()?.as_ref()
     }
 
     /// Whether the call becomes a task before its tool runs.
@@ -96,15 +96,17 @@ impl CallRecord {
         let slot = self.task.as_ref()?;
         let _once = slot.escalating.lock().await;
         if let Some(run) = slot.run.get() {
-            return Some(Arc::clone(run));
+            return run.clone();
         }
-        let Some(run) = slot.opener.escalate(self).await else {
-            self.gate.signal();
-            return None;
-        };
-        let record = Arc::clone(self);
-        tokio::spawn(Arc::clone(&run).watch(move || record.gate.signal()));
-        Some(Arc::clone(slot.run.get_or_init(|| run)))
+        let run = slot.opener.escalate(self).await;
+        match &run {
+            Some(run) => {
+                let record = Arc::clone(self);
+                tokio::spawn(Arc::clone(run).watch(move || record.gate.signal()));
+            }
+            None => self.gate.signal(),
+        }
+        slot.run.get_or_init(|| run).clone()
     }
 }
 
@@ -119,7 +121,8 @@ pub(crate) trait Escalate: Send + Sync {
 pub(crate) struct TaskSlot {
     plan: Plan,
     opener: Box<dyn Escalate>,
-    run: OnceLock<Arc<TaskRun>>,
+    /// What escalating made: the task, or nothing (once it could not, it never will).
+    run: OnceLock<Option<Arc<TaskRun>>>,
     /// Held while the call becomes one, so that it does so once.
     escalating: tokio::sync::Mutex<()>,
 }

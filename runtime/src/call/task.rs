@@ -21,7 +21,8 @@ use tokio::sync::{Notify, oneshot};
 use crate::call::asking::error::AskError;
 use crate::call::gate::Gate;
 use crate::tasks::book::{TaskBook, TaskError};
-use crate::tasks::record::{Ending, Status, millis};
+use crate::tasks::record::{Ending, millis};
+use crate::tasks::store::Watch;
 
 /// A future the server's side of a task returns.
 pub(crate) type TaskFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
@@ -44,6 +45,11 @@ pub(crate) struct TaskRun {
     /// The runtime its store changes run on (a sync tool's output arrives on a plain thread).
     runtime: tokio::runtime::Handle,
     asks: Mutex<Asks>,
+    /// The watch of the stored task, made before the request was answered (so that no change
+    /// after it is missed), until the watcher takes it.
+    watch: Mutex<Option<Watch>>,
+    /// The latest progress note not stored yet, and whether a writer is storing notes.
+    note: Mutex<(Option<String>, bool)>,
     /// Stops the watcher when the task ends.
     over: Notify,
 }
@@ -54,23 +60,35 @@ impl std::fmt::Debug for TaskRun {
     }
 }
 
+/// What an ask of a task gets: the client's answer, or its refusal.
+type Reply = Result<Value, AskError>;
+
 /// The asks of a running task.
 #[derive(Default)]
 struct Asks {
     /// How many asks of each name so far (keys: `elicit`, then `elicit_2`...).
     counts: HashMap<String, u32>,
     /// Asks waiting for the client, by key.
-    waiting: HashMap<String, oneshot::Sender<Value>>,
+    waiting: HashMap<String, oneshot::Sender<Reply>>,
 }
 
 impl TaskRun {
-    pub(crate) fn new(id: String, owner: String, book: Arc<TaskBook>) -> TaskRun {
+    /// The run of the stored task `id`, watched through `watch` (`None` when the store could
+    /// not watch it: the watcher then reads it now and then only).
+    pub(crate) fn new(
+        id: String,
+        owner: String,
+        book: Arc<TaskBook>,
+        watch: Option<Watch>,
+    ) -> TaskRun {
         TaskRun {
             id,
             owner,
             book,
             runtime: tokio::runtime::Handle::current(),
             asks: Mutex::default(),
+            watch: Mutex::new(watch),
+            note: Mutex::default(),
             over: Notify::new(),
         }
     }
@@ -113,34 +131,52 @@ impl TaskRun {
             Err(TaskError::Store(error)) => return Err(AskError::Invalid(error.to_string())),
         }
         match first(answer, gate.cancelled()).await {
-            First::A(Ok(answer)) => Ok(answer),
+            First::A(Ok(reply)) => reply,
             First::A(Err(_)) | First::B(()) => Err(AskError::Cancelled),
         }
     }
 
-    /// Notes how far the task got, for the client's next `tasks/get`.
+    /// Notes how far the task got, for the client's next `tasks/get`. One writer stores notes,
+    /// the latest each time: a tool reporting fast does not race itself for the record.
     pub(crate) fn say(self: &Arc<Self>, message: String) {
+        {
+            let mut note = self.note.lock().unwrap_or_else(|e| e.into_inner());
+            note.0 = Some(message);
+            if note.1 {
+                return;
+            }
+            note.1 = true;
+        }
         let run = Arc::clone(self);
         self.runtime.spawn(async move {
-            let _ = run
-                .book
-                .change(&run.id, &run.owner, |task, now| {
-                    task.say(message.clone(), now)
-                })
-                .await;
+            loop {
+                let next = {
+                    let mut note = run.note.lock().unwrap_or_else(|e| e.into_inner());
+                    let next = note.0.take();
+                    note.1 = next.is_some();
+                    next
+                };
+                let Some(message) = next else {
+                    return;
+                };
+                let _ = run
+                    .book
+                    .change(&run.id, &run.owner, |task, now| {
+                        task.say(message.clone(), now)
+                    })
+                    .await;
+            }
         });
     }
 
     /// Ends the task with its call's output; `done` runs once it is stored.
     pub(crate) fn end(self: &Arc<Self>, ending: Ending, done: impl FnOnce() + Send + 'static) {
         let run = Arc::clone(self);
-        let mut ending = Some(ending);
         self.runtime.spawn(async move {
             let stored = run
                 .book
-                .change(&run.id, &run.owner, |task, now| match ending.take() {
-                    Some(ending) => task.finish(ending, now),
-                    None => false,
+                .change(&run.id, &run.owner, |task, now| {
+                    task.finish(ending.clone(), now)
                 })
                 .await;
             if let Err(TaskError::Store(error)) = stored {
@@ -154,13 +190,14 @@ impl TaskRun {
         });
     }
 
-    /// Follows the stored task while it runs here: hands the client's answers to the asks
-    /// waiting for them, fires the call's cancellation when the task is cancelled (or gone:
-    /// expired), and renews this replica's lease.
+    /// Follows the stored task while it runs here: hands the client's answers (and refusals)
+    /// to the asks waiting for them, fires the call's cancellation when the task ended
+    /// otherwise (cancelled, or failed when this replica's lease lapsed) or is gone (expired),
+    /// and renews this replica's lease.
     pub(crate) async fn watch(self: Arc<Self>, cancel: impl Fn() + Send) {
         let lease = millis(self.book.lease);
         let every = self.book.lease / 3;
-        let mut watch = self.book.watch(&self.id).await.ok();
+        let mut watch = self.watch.lock().unwrap_or_else(|e| e.into_inner()).take();
         loop {
             let woken = async {
                 match &mut watch {
@@ -176,7 +213,8 @@ impl TaskRun {
                 .book
                 .change(&self.id, &self.owner, |task, now| {
                     // Renewed once a third of the lease has gone by.
-                    task.lease_until < now + lease * 2 / 3 && task.renew(now + lease)
+                    let due = task.lease_until < now.saturating_add(lease.saturating_mul(2) / 3);
+                    due && task.renew(now.saturating_add(lease))
                 })
                 .await;
             let task = match read {
@@ -187,13 +225,21 @@ impl TaskRun {
                 }
                 Err(TaskError::Store(_)) => continue,
             };
-            if task.status == Status::Cancelled {
+            if task.status.is_terminal() {
                 cancel();
             }
             let mut asks = self.asks();
-            for (key, answer) in task.answers {
+            let replies = task.answers.into_iter().map(|(k, v)| (k, Ok(v)));
+            let refusals = task.refused.into_iter().map(|(key, error)| {
+                let refusal = AskError::Client {
+                    code: error["code"].as_i64().unwrap_or_default(),
+                    message: error["message"].as_str().unwrap_or_default().to_owned(),
+                };
+                (key, Err(refusal))
+            });
+            for (key, reply) in replies.chain(refusals) {
                 if let Some(waiting) = asks.waiting.remove(&key) {
-                    let _ = waiting.send(answer);
+                    let _ = waiting.send(reply);
                 }
             }
         }

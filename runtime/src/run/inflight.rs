@@ -1,9 +1,11 @@
 //! The calls in flight: how many run across the server (the cap, and the wait at shutdown),
-//! and which ids a session has open (for cancellation, and to refuse an id already in use).
+//! which ids a session has open (for cancellation, and to refuse an id already in use), and
+//! which calls run on as tasks after their request was answered (for shutdown, and for the end
+//! of the session that owns them).
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, Weak};
 use std::time::{Duration, Instant};
 
 use crate::call::record::CallRecord;
@@ -159,5 +161,39 @@ mod tests {
             "a signalled call still answers"
         );
         assert!(answered);
+    }
+}
+
+/// The calls that became tasks and run in this process, by task id, with their owners: their
+/// requests were answered, so no session holds them open, but the server's shutdown (and the
+/// end of the session that owns one) must still reach their `Cancellation`.
+#[derive(Default)]
+pub(crate) struct RunningTasks(Mutex<HashMap<String, (String, Weak<CallRecord>)>>);
+
+impl RunningTasks {
+    fn map(&self) -> MutexGuard<'_, HashMap<String, (String, Weak<CallRecord>)>> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The call of `record` runs as the task `id` of `owner`.
+    pub(crate) fn insert(&self, id: &str, owner: &str, record: &Arc<CallRecord>) {
+        let entry = (owner.to_owned(), Arc::downgrade(record));
+        self.map().insert(id.to_owned(), entry);
+    }
+
+    /// The task `id` ended.
+    pub(crate) fn remove(&self, id: &str) {
+        self.map().remove(id);
+    }
+
+    /// Fires the cancellation of every task running here (`None`), or of `owner`'s.
+    pub(crate) fn signal(&self, owner: Option<&str>) {
+        let records: Vec<Arc<CallRecord>> = self
+            .map()
+            .values()
+            .filter(|(of, _)| owner.is_none_or(|owner| owner == of))
+            .filter_map(|(_, record)| record.upgrade())
+            .collect();
+        records.iter().for_each(|record| record.gate.signal());
     }
 }

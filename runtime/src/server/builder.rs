@@ -17,6 +17,7 @@ use crate::call::spec::{Instance, TaskSupport, Tool, ToolInfo, ToolSpec};
 use crate::call::state::States;
 use crate::protocol::wire::{self, Offer, ServerInfo};
 use crate::resources::skills::load::Skills;
+use crate::run::inflight::RunningTasks;
 use crate::run::middleware::{self, BoxError, BoxedService, Chain, ToolCall, Wrap};
 use crate::server::catalog::{Items, Pending};
 use crate::server::engine::{Engine, Limits, RootsHook};
@@ -355,21 +356,41 @@ impl Server {
 
     /// How long a task is kept, from its creation, unless its tool says (`task_ttl_ms`): an
     /// hour by default. Its client may read its result until then.
+    ///
+    /// The time runs from the task's creation, not its end: a tool still running when it is
+    /// over sees its [`Cancellation`](crate::Cancellation) fire, since nobody can read its
+    /// result any more. At least a second.
     pub fn task_ttl(mut self, ttl: Duration) -> Server {
+        if ttl < Duration::from_secs(1) {
+            self.errors.push(Error::Setting(
+                "a task is kept at least a second (`task_ttl`)",
+            ));
+        }
         self.tasks.ttl = ttl;
         self
     }
 
-    /// How often clients are asked to poll a task (`pollIntervalMs`; 500 ms by default).
+    /// How often clients are asked to poll a task (`pollIntervalMs`; 500 ms by default; at
+    /// least a millisecond).
     pub fn task_poll_interval(mut self, interval: Duration) -> Server {
+        if interval < Duration::from_millis(1) {
+            self.errors.push(Error::Setting(
+                "clients poll a task at most every millisecond (`task_poll_interval`)",
+            ));
+        }
         self.tasks.poll_interval = interval;
         self
     }
 
-    /// How long a replica's word that it still runs a task lasts (30 s by default); it renews
-    /// it at a third of that. A task whose replica stopped (killed, crashed) fails once its
-    /// lease lapses, rather than working forever.
+    /// How long a replica's word that it still runs a task lasts (30 s by default, between
+    /// 30 ms and a day); it renews it at a third of that. A task whose replica stopped
+    /// (killed, crashed) fails once its lease lapses, rather than working forever.
     pub fn task_lease(mut self, lease: Duration) -> Server {
+        if !(Duration::from_millis(30)..=Duration::from_secs(86_400)).contains(&lease) {
+            self.errors.push(Error::Setting(
+                "a task's lease lasts between 30 ms and a day (`task_lease`)",
+            ));
+        }
         self.tasks.lease = lease;
         self
     }
@@ -597,6 +618,7 @@ impl Server {
             page_size,
             skills,
             tasks: Arc::new(self.tasks),
+            running: RunningTasks::default(),
         });
         for served_by in self.served_by.iter().chain(&self.updates) {
             served_by.attach(&engine);

@@ -80,7 +80,7 @@ impl Session {
                 engine: Arc::clone(engine),
                 open: Arc::clone(&self.open),
                 batch: batch.cloned(),
-                _admitted: admitted,
+                _admitted: Some(admitted),
             },
             middleware: engine.middleware.clone(),
         })))
@@ -121,13 +121,19 @@ impl Session {
         Ok((Arc::clone(tool), arguments))
     }
 
+    /// The threads tools run on, started by the first call.
+    pub(crate) fn threads(&self) -> Result<Arc<Threads>, ProtocolError> {
+        let threads = self.engine.workers.get().map_err(|e| {
+            ProtocolError::internal(format_args!("cannot start the threads tools run on: {e}"))
+        })?;
+        Ok(Arc::clone(threads))
+    }
+
     /// Admits one more call: the threads tools run on (started by the first call), and a place
     /// under the server's cap.
     pub(crate) fn admit(&self) -> Result<(Arc<Threads>, Admitted), ProtocolError> {
         let engine = &self.engine;
-        let threads = engine.workers.get().map_err(|e| {
-            ProtocolError::internal(format_args!("cannot start the threads tools run on: {e}"))
-        })?;
+        let threads = self.threads()?;
         let limit = engine.limits.max_in_flight;
         let admitted = engine.in_flight.try_enter(limit).ok_or_else(|| {
             ProtocolError::internal(format_args!(
@@ -135,7 +141,7 @@ impl Session {
                  when one has finished"
             ))
         })?;
-        Ok((Arc::clone(threads), admitted))
+        Ok((threads, admitted))
     }
 
     /// Opens the call's record and registers its id, which must not be in flight.

@@ -127,6 +127,7 @@ impl Session {
         };
         let run = Run {
             name: owner,
+            counted: true,
             instance: None,
             arguments: Arguments::default(),
             uri: None,

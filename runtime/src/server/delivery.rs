@@ -22,8 +22,9 @@ pub(crate) struct Delivery {
     pub(crate) engine: Arc<Engine>,
     pub(crate) open: Arc<OpenRequests>,
     pub(crate) batch: Option<Arc<Batch>>,
-    /// Counts the call in flight until its answer is delivered.
-    pub(crate) _admitted: Admitted,
+    /// Counts the call in flight until its answer is delivered (`None`: a request that does
+    /// not count).
+    pub(crate) _admitted: Option<Admitted>,
 }
 
 impl Finish for Delivery {
@@ -46,6 +47,7 @@ impl Finish for Delivery {
                 Err(error) => Ending::Failed(error),
             };
             // In flight until the result is stored.
+            self.engine.running.remove(&run.id);
             run.end(ending, move || drop(self));
             return;
         }
@@ -93,7 +95,8 @@ impl Delivery {
 
 /// Sends a request's answer through its gate (unless it was cancelled or answered already),
 /// into its batch or through its outlet, and ends its span: with `outcome`, unless the answer
-/// is an error, whose code the span records. `open` frees its id.
+/// is an error, whose code the span records. `open` frees its id. Returns whether the answer
+/// went out.
 pub(crate) fn answer(
     open: &OpenRequests,
     batch: Option<&Arc<Batch>>,
@@ -101,14 +104,14 @@ pub(crate) fn answer(
     span: &RequestSpan,
     rendered: Rendered,
     outcome: Outcome,
-) {
+) -> bool {
     let Rendered { line, error_code } = rendered;
     let outcome = error_code.map_or(outcome, Outcome::Error);
     // The id is free again as soon as the client can read the answer.
     open.remove(record);
     if record.gate.is_answered() {
         // Answered already, with the error that kept the call from becoming a task.
-        return;
+        return false;
     }
     let mut line = Some(line);
     // The span ends before the client can read the answer (and follow up on it).
@@ -126,6 +129,7 @@ pub(crate) fn answer(
             None => record.outlet.finish(None, None),
         }
     }
+    sent
 }
 
 /// How a call's output ends its request, as its span records it (unless its response is an

@@ -16,7 +16,7 @@ use crate::protocol::ProtocolVersion;
 use crate::protocol::jsonrpc::ProtocolError;
 use crate::protocol::wire::{Cache, Offer, ServerInfo};
 use crate::resources::skills::load::Skills;
-use crate::run::inflight::InFlight;
+use crate::run::inflight::{InFlight, RunningTasks};
 use crate::run::middleware::Chain;
 use crate::run::workers::Workers;
 use crate::server::catalog::{Catalog, Items};
@@ -82,6 +82,8 @@ pub(crate) struct Engine {
     pub(crate) skills: Option<Skills>,
     /// Where tasks are kept, and their settings.
     pub(crate) tasks: Arc<TaskBook>,
+    /// The calls running here as tasks.
+    pub(crate) running: RunningTasks,
 }
 
 impl Engine {

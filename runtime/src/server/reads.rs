@@ -47,6 +47,8 @@ pub(crate) type Render<O> = Box<dyn FnOnce(&Engine, &CallRecord, O) -> Rendered 
 pub(crate) struct Run<O> {
     /// What the request's record is named by (its log messages' logger).
     pub(crate) name: &'static str,
+    /// Whether it counts under the server's cap on calls at once (a function's run does).
+    pub(crate) counted: bool,
     pub(crate) instance: Option<Instance>,
     pub(crate) arguments: Arguments,
     /// The URI a `resources/read` asked for (`Invocation::resource_uri`).
@@ -84,6 +86,7 @@ impl Session {
         let name = prompt.spec.name;
         let run = Run {
             name,
+            counted: true,
             instance: prompt.instance.clone(),
             arguments,
             uri: None,
@@ -135,6 +138,7 @@ impl Session {
         let cache = self.engine.read_cache(spec);
         let run = Run {
             name: spec.name,
+            counted: true,
             instance: resource.instance.clone(),
             arguments,
             uri: Some(uri.into()),
@@ -161,7 +165,13 @@ impl Session {
         batch: Option<&Arc<Batch>>,
         run: Run<O>,
     ) -> Result<Reply, ProtocolError> {
-        let (threads, admitted) = self.admit()?;
+        let (threads, admitted) = match run.counted {
+            true => {
+                let (threads, admitted) = self.admit()?;
+                (threads, Some(admitted))
+            }
+            false => (self.threads()?, None),
+        };
         let record = self.open_record(request, run.name, None, run.uri, None)?;
         let delivery = Delivery {
             engine: Arc::clone(&self.engine),

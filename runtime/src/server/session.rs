@@ -68,10 +68,17 @@ impl Session {
         }
     }
 
-    /// Ends the session: the calls in flight see their `Cancellation` fire at once (those that
-    /// still finish are answered), and requests to the client get no reply.
+    /// Ends the session: the calls in flight (and the tasks it owns) see their `Cancellation`
+    /// fire at once (those that still finish are answered), and requests to the client get no
+    /// reply.
     pub(crate) fn close(&self) {
         self.open.signal_all();
+        // The tasks only this session could follow stop too.
+        if let Some(owner) = self.task_owner.get() {
+            self.engine
+                .running
+                .signal(Some(&format!("session:{owner}")));
+        }
         self.peer.close();
     }
 

@@ -19,7 +19,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use crate::call::extensions::Subject;
 use crate::call::record::{CallRecord, Escalate, TaskSlot};
@@ -35,7 +35,7 @@ use crate::server::delivery::answer;
 use crate::server::engine::Engine;
 use crate::server::session::{RequestScope, Session, SessionTasks};
 use crate::tasks::id::new_id;
-use crate::tasks::record::{Status, TaskRecord, millis, now_ms};
+use crate::tasks::record::{TaskRecord, millis, now_ms};
 use crate::tasks::wire;
 use crate::tools::render::{Rendered, masked_error};
 
@@ -74,7 +74,10 @@ impl Session {
         tool: &ServedTool,
     ) -> Result<Option<Box<TaskSlot>>, ProtocolError> {
         let name = tool.spec.name;
-        let asked = params.rare().task.is_some() && version.has_experimental_tasks();
+        // A server that runs no tasks ignores `params.task`, as 2025-11-25 says.
+        let asked = params.rare().task.is_some()
+            && version.has_experimental_tasks()
+            && self.engine.offer.tasks;
         if tool.spec.task == TaskSupport::Forbidden {
             if asked {
                 return Err(ProtocolError::method_not_found_because(format_args!(
@@ -149,45 +152,52 @@ impl Escalate for Opening {
                 owner: self.owner.clone(),
                 tool: record.name.to_owned(),
                 version: record.version.as_str().to_owned(),
-                status: Status::Working,
-                status_message: None,
                 created_at: now,
                 updated_at: now,
                 ttl_ms: millis(self.ttl),
-                poll_interval_ms: millis(tasks.poll_interval).max(1),
-                lease_until: now + millis(tasks.lease),
-                input_requests: Map::new(),
-                answers: Map::new(),
-                result: None,
-                error: None,
+                poll_interval_ms: millis(tasks.poll_interval),
+                lease_until: now.saturating_add(millis(tasks.lease)),
+                ..TaskRecord::default()
             };
             let span = record.span.take();
-            let created = tasks.create(&task).await;
-            let (rendered, run) = match created {
-                Ok(()) => {
-                    let mut result = wire::created(&task, record.version);
-                    server_meta(&mut result, &self.engine, record.version);
-                    if let Some(listed) = &self.listed {
-                        let mut listed = listed.lock().unwrap_or_else(|e| e.into_inner());
-                        if listed.len() == LISTED {
-                            listed.pop_front();
-                        }
-                        listed.push_back(task.id.clone());
-                    }
-                    let line = jsonrpc::result_line(&record.id, &result);
-                    let run = TaskRun::new(task.id, self.owner.clone(), Arc::clone(tasks));
-                    (Rendered::result(line), Some(Arc::new(run)))
-                }
-                Err(error) => {
-                    let expose = self.engine.expose_internal_errors;
-                    let detail = format!("the task could not be created: {error}");
-                    let error = masked_error("tool", record.name, expose, &detail);
-                    (Rendered::error(&record.id, &error), None)
-                }
-            };
             let outcome = crate::call::span::Outcome::Ok;
-            answer(&self.open, None, record, &span, rendered, outcome);
-            run
+            if let Err(error) = tasks.create(&task).await {
+                let expose = self.engine.expose_internal_errors;
+                let detail = format!("the task could not be created: {error}");
+                let error = masked_error("tool", record.name, expose, &detail);
+                let rendered = Rendered::error(&record.id, &error);
+                answer(&self.open, None, record, &span, rendered, outcome);
+                return None;
+            }
+            // Watched before the client can know of it, so that no change it makes is missed.
+            let watch = tasks.watch(&task.id).await.ok();
+            let mut result = wire::created(&task, record.version);
+            server_meta(&mut result, &self.engine, record.version);
+            let line = jsonrpc::result_line(&record.id, &result);
+            if !answer(
+                &self.open,
+                None,
+                record,
+                &span,
+                Rendered::result(line),
+                outcome,
+            ) {
+                // The request was cancelled meanwhile: nobody can follow the task.
+                let _ = tasks
+                    .change(&task.id, &task.owner, |t, now| t.cancel(now))
+                    .await;
+                return None;
+            }
+            if let Some(listed) = &self.listed {
+                let mut listed = listed.lock().unwrap_or_else(|e| e.into_inner());
+                if listed.len() == LISTED {
+                    listed.pop_front();
+                }
+                listed.push_back(task.id.clone());
+            }
+            self.engine.running.insert(&task.id, &task.owner, record);
+            let book = Arc::clone(tasks);
+            Some(Arc::new(TaskRun::new(task.id, task.owner, book, watch)))
         })
     }
 }

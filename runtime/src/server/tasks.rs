@@ -38,6 +38,11 @@ use crate::tools::render::Rendered;
 /// The `_meta` key that ties a 2025-11-25 message to its task.
 const RELATED_TASK: &str = "io.modelcontextprotocol/related-task";
 
+/// Whether `id` is one this server could have made: 32 hexadecimal digits.
+fn is_task_id(id: &str) -> bool {
+    id.len() == 32 && id.bytes().all(|b| b.is_ascii_hexdigit())
+}
+
 /// The error for a task this caller cannot see.
 fn unknown(id: &str) -> ProtocolError {
     ProtocolError::invalid_params(format_args!("unknown task `{id}`"))
@@ -65,17 +70,25 @@ impl Session {
         if !modern && !version.has_experimental_tasks() {
             return Err(ProtocolError::method_not_found(method));
         }
-        let method = match method {
-            "tasks/get" => Method::Get,
-            "tasks/cancel" => Method::Cancel,
-            "tasks/update" if modern => Method::Update(responses(request)?),
-            "tasks/result" if version.has_experimental_tasks() => Method::Result,
-            "tasks/list" if version.has_experimental_tasks() => Method::List,
-            _ => return Err(ProtocolError::method_not_found(method)),
+        let known = match method {
+            "tasks/get" | "tasks/cancel" => true,
+            "tasks/update" => modern,
+            "tasks/result" | "tasks/list" => !modern,
+            _ => false,
         };
+        if !known {
+            return Err(ProtocolError::method_not_found(method));
+        }
         if modern && !declares_extension(request.meta) {
             return Err(missing_extension("`tasks/*`"));
         }
+        let method = match method {
+            "tasks/get" => Method::Get,
+            "tasks/cancel" => Method::Cancel,
+            "tasks/update" => Method::Update(responses(request)?),
+            "tasks/result" => Method::Result,
+            _ => Method::List,
+        };
         let id = match method {
             Method::List => String::new(),
             _ => request
@@ -86,12 +99,20 @@ impl Session {
                 .ok_or_else(|| ProtocolError::invalid_params("missing field `taskId`"))?
                 .to_owned(),
         };
+        // An id this server could not have made is unknown before anything is looked up (or
+        // watched) for it.
+        if !matches!(method, Method::List) && !is_task_id(&id) {
+            return Err(unknown(&id));
+        }
         let owner = self.task_owner(version, request.scope);
         let book = Arc::clone(&self.engine.tasks);
         let listed = Arc::clone(&self.tasks);
         let peer = Arc::clone(&self.peer);
         let run = Run {
             name: "tasks",
+            // Reading or changing a task is quick, and must not wait behind the tasks running
+            // (which count as calls); a `tasks/result` waits, and counts.
+            counted: matches!(method, Method::Result),
             instance: None,
             arguments: Arguments::new(None),
             uri: None,
@@ -177,27 +198,29 @@ async fn one(
     match method {
         Method::Get => Ok(wire::detailed(&book.get(id, owner).await?, version)),
         Method::Update(responses) => {
-            let mut responses = Some(responses);
-            book.change(id, owner, |task, now| match responses.take() {
-                Some(responses) => task.respond(responses, now),
-                None => false,
-            })
-            .await?;
+            // Cloned for each try: a try that lost to another replica's change runs again.
+            book.change(id, owner, |task, now| task.respond(responses.clone(), now))
+                .await?;
             Ok(acknowledged())
         }
         Method::Cancel => {
-            let before = book.get(id, owner).await?;
-            if before.status.is_terminal() && !version.has_tasks_extension() {
-                return Err(Refusal::Error(ProtocolError::invalid_params(format_args!(
-                    "the task `{id}` already ended ({})",
-                    before.status.as_str()
-                ))));
+            let mut ended = None;
+            let task = book
+                .change(id, owner, |task, now| {
+                    ended = task.status.is_terminal().then_some(task.status);
+                    task.cancel(now)
+                })
+                .await?;
+            match ended {
+                Some(status) if !version.has_tasks_extension() => {
+                    Err(Refusal::Error(ProtocolError::invalid_params(format_args!(
+                        "the task `{id}` already ended ({})",
+                        status.as_str()
+                    ))))
+                }
+                _ if version.has_tasks_extension() => Ok(acknowledged()),
+                _ => Ok(Value::Object(wire::fields(&task, version))),
             }
-            let task = book.change(id, owner, |task, now| task.cancel(now)).await?;
-            Ok(match version.has_tasks_extension() {
-                true => acknowledged(),
-                false => Value::Object(wire::fields(&task, version)),
-            })
         }
         Method::Result | Method::List => unreachable!("answered apart"),
     }
@@ -215,8 +238,8 @@ struct Asker {
 /// requests on this request's way back (2025-11-25 has no `tasks/update`), each once, and
 /// each answer is the task's.
 async fn result(book: &TaskBook, id: &str, owner: &str, asker: &Asker) -> Result<Value, Refusal> {
+    book.get(id, owner).await?;
     let mut watch = book.watch(id).await?;
-    let mut asked = std::collections::HashSet::new();
     loop {
         if asker.record.gate.is_cancelled() {
             // The client left: nobody waits for this answer.
@@ -243,10 +266,7 @@ async fn result(book: &TaskBook, id: &str, owner: &str, asker: &Asker) -> Result
             Status::InputRequired => {
                 let mut forwarded = false;
                 for (key, request) in task.input_requests {
-                    if asked.insert(key.clone()) {
-                        forward(book, id, owner, asker, key, request).await?;
-                        forwarded = true;
-                    }
+                    forwarded |= forward(book, id, owner, asker, &key, request).await?;
                 }
                 if forwarded {
                     continue;
@@ -259,32 +279,48 @@ async fn result(book: &TaskBook, id: &str, owner: &str, asker: &Asker) -> Result
     }
 }
 
-/// Asks the client what the task `id` asks under `key`, and gives the task its answer.
+/// Asks the client what the task `id` asks under `key`, unless another `tasks/result` does, and
+/// gives the task its answer, or its refusal; `false` when another sends it.
 async fn forward(
     book: &TaskBook,
     id: &str,
     owner: &str,
     asker: &Asker,
-    key: String,
+    key: &str,
     request: Value,
-) -> Result<(), Refusal> {
+) -> Result<bool, Refusal> {
+    let mut mine = false;
+    book.change(id, owner, |task, _| {
+        mine = task.forward(key);
+        mine
+    })
+    .await?;
+    if !mine {
+        return Ok(false);
+    }
     let method = request["method"].as_str().unwrap_or_default().to_owned();
     let mut params = request.get("params").cloned().unwrap_or_else(|| json!({}));
     params["_meta"][RELATED_TASK] = json!({"taskId": id});
     let reply = asker.peer.request(&asker.record.outlet, &method, &params);
-    let answer = match reply.await {
-        Ok(ClientReply::Result(result)) => serde_json::from_str(result.get()).unwrap_or_default(),
-        // The ask gets no answer: the task goes on waiting, and a later `tasks/result` asks
-        // again.
-        Ok(ClientReply::Error(_)) | Err(_) => return Ok(()),
-    };
-    let mut answers = Some(Map::from_iter([(key, answer)]));
-    book.change(id, owner, |task, now| match answers.take() {
-        Some(answers) => task.respond(answers, now),
-        None => false,
-    })
-    .await?;
-    Ok(())
+    match reply.await {
+        Ok(ClientReply::Result(result)) => {
+            let answer: Value = serde_json::from_str(result.get()).unwrap_or_default();
+            let answers = Map::from_iter([(key.to_owned(), answer)]);
+            book.change(id, owner, |task, now| task.respond(answers.clone(), now))
+                .await?;
+        }
+        Ok(ClientReply::Error(error)) => {
+            let error = json!({"code": error.code, "message": error.message});
+            book.change(id, owner, |task, now| task.refuse(key, error.clone(), now))
+                .await?;
+        }
+        // The client left unanswered: a later `tasks/result` may send it again.
+        Err(_) => {
+            book.change(id, owner, |task, _| task.unforward(key))
+                .await?;
+        }
+    }
+    Ok(true)
 }
 
 /// 2025-11-25's `tasks/list`: the session's tasks that are still kept, latest first.

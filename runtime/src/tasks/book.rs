@@ -98,7 +98,11 @@ impl TaskBook {
                 return Ok(task);
             }
             if self.store.replace(id, &current, text(&task)).await? {
-                self.store.notify(id).await?;
+                // The change is made: a wake lost here only delays the replica running the
+                // task until it next reads it.
+                if let Err(error) = self.store.notify(id).await {
+                    crate::diagnostics::error(format_args!("task {id}: {error}"));
+                }
                 return Ok(task);
             }
         }
@@ -117,6 +121,7 @@ mod tests {
     use crate::tasks::memory::MemoryTaskStore;
     use crate::tasks::record::Status;
     use crate::tasks::record::tests::task;
+    use crate::tasks::store::StoreFuture;
 
     fn book() -> TaskBook {
         TaskBook::new(Arc::new(MemoryTaskStore::new()))
@@ -178,6 +183,57 @@ mod tests {
                 ask.await.unwrap();
             }
             assert_eq!(book.get("t", "o").await.unwrap().input_requests.len(), 20);
+        });
+    }
+
+    /// A store whose first swap loses, as when another replica changed the task meanwhile.
+    struct Contended {
+        inner: MemoryTaskStore,
+        lost: std::sync::atomic::AtomicBool,
+    }
+
+    impl TaskStore for Contended {
+        fn insert(&self, id: &str, value: String, ttl: Duration) -> StoreFuture<'_, bool> {
+            self.inner.insert(id, value, ttl)
+        }
+        fn get(&self, id: &str) -> StoreFuture<'_, Option<String>> {
+            self.inner.get(id)
+        }
+        fn replace(&self, id: &str, current: &str, value: String) -> StoreFuture<'_, bool> {
+            match self.lost.swap(true, std::sync::atomic::Ordering::SeqCst) {
+                false => Box::pin(std::future::ready(Ok(false))),
+                true => self.inner.replace(id, current, value),
+            }
+        }
+        fn notify(&self, id: &str) -> StoreFuture<'_, ()> {
+            self.inner.notify(id)
+        }
+        fn watch(&self, id: &str) -> StoreFuture<'_, crate::tasks::store::Watch> {
+            self.inner.watch(id)
+        }
+    }
+
+    #[test]
+    fn a_change_that_lost_the_swap_is_made_again() {
+        block_on(async {
+            let store = Contended {
+                inner: MemoryTaskStore::new(),
+                lost: Default::default(),
+            };
+            let book = TaskBook::new(Arc::new(store));
+            book.create(&task(now_ms())).await.unwrap();
+            let ending =
+                crate::tasks::record::Ending::Completed(serde_json::json!({"content": []}));
+            let mut tries = 0;
+            let done = book
+                .change("t", "o", |task, now| {
+                    tries += 1;
+                    task.finish(ending.clone(), now)
+                })
+                .await
+                .unwrap();
+            assert_eq!((tries, done.status), (2, Status::Completed));
+            assert_eq!(book.get("t", "o").await.unwrap().status, Status::Completed);
         });
     }
 }

@@ -65,9 +65,10 @@ impl TaskStore for MemoryTaskStore {
         state.inserted += 1;
         if state.inserted.is_multiple_of(SWEEP_EVERY) {
             state.tasks.retain(|_, entry| entry.expires > now);
-            state
-                .wakers
-                .retain(|_, wakers| wakers.iter().any(|w| !w.is_unwatched()));
+            state.wakers.retain(|_, wakers| {
+                wakers.retain(|waker| !waker.is_unwatched());
+                !wakers.is_empty()
+            });
         }
         let expires = now
             .checked_add(ttl)
@@ -99,6 +100,9 @@ impl TaskStore for MemoryTaskStore {
         if let Some(wakers) = state.wakers.get_mut(id) {
             wakers.retain(|waker| !waker.is_unwatched());
             wakers.iter().for_each(Waker::wake);
+            if wakers.is_empty() {
+                state.wakers.remove(id);
+            }
         }
         ready(())
     }
@@ -106,6 +110,13 @@ impl TaskStore for MemoryTaskStore {
     fn watch(&self, id: &str) -> StoreFuture<'_, Watch> {
         let (waker, watch) = Watch::new();
         let mut state = self.state();
+        // Watches of tasks that ended here are forgotten as others come.
+        if state.wakers.len() >= SWEEP_EVERY {
+            state.wakers.retain(|_, wakers| {
+                wakers.retain(|waker| !waker.is_unwatched());
+                !wakers.is_empty()
+            });
+        }
         let wakers = state.wakers.entry(id.to_owned()).or_default();
         wakers.retain(|waker| !waker.is_unwatched());
         wakers.push(waker);

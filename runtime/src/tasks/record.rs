@@ -12,9 +12,10 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
 /// What became of a task, or what it waits for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub(crate) enum Status {
+    #[default]
     Working,
     InputRequired,
     Completed,
@@ -39,7 +40,7 @@ impl Status {
 }
 
 /// A task, as stored: JSON, read and written whole.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct TaskRecord {
     pub(crate) id: String,
@@ -64,6 +65,14 @@ pub(crate) struct TaskRecord {
     /// The client's answers, by key, until the task ends.
     #[serde(default, skip_serializing_if = "Map::is_empty")]
     pub(crate) answers: Map<String, Value>,
+    /// The asks the client answered with an error (2025-11-25, where asks are requests), by
+    /// key: the error.
+    #[serde(default, skip_serializing_if = "Map::is_empty")]
+    pub(crate) refused: Map<String, Value>,
+    /// The asks a 2025-11-25 `tasks/result` has sent to the client and waits on, so that
+    /// another sends each no second time.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub(crate) forwarded: Vec<String>,
     /// The tool's result (`completed`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) result: Option<Value>,
@@ -83,6 +92,7 @@ pub(crate) fn millis(duration: Duration) -> u64 {
 }
 
 /// How a task ended, once its tool's call was answered.
+#[derive(Clone)]
 pub(crate) enum Ending {
     /// The call's result (a tool error is a result).
     Completed(Value),
@@ -119,6 +129,7 @@ impl TaskRecord {
         let mut taken = false;
         for (key, response) in responses {
             if self.input_requests.remove(&key).is_some() {
+                self.forwarded.retain(|k| *k != key);
                 self.answers.insert(key, response);
                 taken = true;
             }
@@ -127,6 +138,37 @@ impl TaskRecord {
             self.status = Status::Working;
         }
         taken && self.touch(now)
+    }
+
+    /// The client answered the ask `key` with `error` (a request refused, 2025-11-25).
+    pub(crate) fn refuse(&mut self, key: &str, error: Value, now: u64) -> bool {
+        if self.status.is_terminal() || self.input_requests.remove(key).is_none() {
+            return false;
+        }
+        self.forwarded.retain(|k| k != key);
+        self.refused.insert(key.to_owned(), error);
+        if self.input_requests.is_empty() {
+            self.status = Status::Working;
+        }
+        self.touch(now)
+    }
+
+    /// A `tasks/result` sends the ask `key` to the client (`true`), unless another already
+    /// does, or it waits for nothing (`false`).
+    pub(crate) fn forward(&mut self, key: &str) -> bool {
+        let waiting = self.input_requests.contains_key(key);
+        if !waiting || self.forwarded.iter().any(|k| k == key) {
+            return false;
+        }
+        self.forwarded.push(key.to_owned());
+        true
+    }
+
+    /// The client that was sent the ask `key` left unanswered: another may send it again.
+    pub(crate) fn unforward(&mut self, key: &str) -> bool {
+        let before = self.forwarded.len();
+        self.forwarded.retain(|k| k != key);
+        self.forwarded.len() != before
     }
 
     /// The client cancels it.
@@ -189,6 +231,8 @@ impl TaskRecord {
         self.error = error;
         self.input_requests.clear();
         self.answers.clear();
+        self.refused.clear();
+        self.forwarded.clear();
         self.touch(now)
     }
 }
@@ -203,17 +247,12 @@ pub(crate) mod tests {
             owner: "o".into(),
             tool: "slow".into(),
             version: "2026-07-28".into(),
-            status: Status::Working,
-            status_message: None,
             created_at: now,
             updated_at: now,
             ttl_ms: 60_000,
             poll_interval_ms: 500,
             lease_until: now + 30_000,
-            input_requests: Map::new(),
-            answers: Map::new(),
-            result: None,
-            error: None,
+            ..TaskRecord::default()
         }
     }
 
@@ -260,6 +299,24 @@ pub(crate) mod tests {
             "an ended task waits for nothing"
         );
         assert!(!t.respond(answers(&["elicit"]), 3));
+    }
+
+    #[test]
+    fn an_ask_is_sent_once_and_a_refusal_ends_its_wait() {
+        let mut t = task(0);
+        t.ask("elicit", json!({}), 1);
+        assert!(t.forward("elicit"));
+        assert!(!t.forward("elicit"), "sent once");
+        assert!(!t.forward("other"), "nothing waits under that key");
+        assert!(t.unforward("elicit"));
+        assert!(
+            t.forward("elicit"),
+            "a client that left: another may send it"
+        );
+        assert!(t.refuse("elicit", json!({"code": -1, "message": "no"}), 2));
+        assert_eq!(t.status, Status::Working);
+        assert!(t.forwarded.is_empty() && t.input_requests.is_empty());
+        assert!(!t.refuse("elicit", json!({}), 3), "answered once");
     }
 
     #[test]

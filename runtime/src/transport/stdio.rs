@@ -71,6 +71,7 @@ fn serve(
 
     // The input is closed: signal what runs, give it a moment to finish, abandon the rest.
     session.close();
+    engine.running.signal(None);
     engine.in_flight.wait_idle(engine.limits.shutdown_grace);
     engine.workers.shutdown();
     drop((session, outlet));

@@ -147,6 +147,8 @@ impl HttpService {
         let engine = Arc::clone(&self.endpoint.engine);
         let grace = engine.limits.shutdown_grace;
         let in_flight = Arc::clone(&engine.in_flight);
+        // Tasks have no connection whose end would stop them: they are told here.
+        engine.running.signal(None);
         let _ = tokio::task::spawn_blocking(move || in_flight.wait_idle(grace)).await;
         self.endpoint.close();
         let _ = tokio::time::timeout(CLOSE_GRACE, graceful.shutdown()).await;
