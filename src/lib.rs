@@ -445,6 +445,9 @@ pub use toolwright_runtime::middleware;
 #[cfg(feature = "http")]
 pub use toolwright_runtime::{HTTP_PATH, Http, HttpService, ResponseBody, ServeHttp};
 
+#[cfg(feature = "redis")]
+pub use toolwright_runtime::RedisTaskStore;
+
 /// Testing tools without a client process: an in-process [`Client`](testing::Client) that
 /// checks structured results against the advertised schemas, and a [`Manifest`](testing::Manifest)
 /// of the tools that tests pin. Needs the `testing` feature (in `[dev-dependencies]`).

@@ -50,6 +50,8 @@ pub use server::{
     Server, ServerHandle, ToolOrder,
 };
 pub use tasks::memory::MemoryTaskStore;
+#[cfg(feature = "redis")]
+pub use tasks::redis::RedisTaskStore;
 pub use tasks::store::{StoreError, StoreFuture, TaskStore, Waker, Watch};
 pub use tools::{
     Annotations, Args, Content, EmbeddedResource, IntoToolOutput, InvalidBase64, Json,

@@ -72,7 +72,11 @@ const RUNTIME: Folders = &[
     ),
     (
         "tasks",
-        &[&["id", "store"], &["memory", "record"], &["book", "wire"]],
+        &[
+            &["id", "store"],
+            &["memory", "record", "redis"],
+            &["book", "wire"],
+        ],
     ),
     (
         "call/asking",
