@@ -1,11 +1,12 @@
 """Interop checks: the official conformance suite, the official SDK clients (TypeScript 1.x and
 2.x, Python, Rust rmcp) and the Inspector against toolwright's example servers, over stdio and
-over Streamable HTTP, and two HTTP instances behind nginx. One line per check, then
-`N passed, M failed` (and `, K skipped` when a conformance scenario does not apply at all).
+over Streamable HTTP, two HTTP instances behind nginx, and the Redis task store against a
+redis-server. One line per check, then `N passed, M failed` (and `, K skipped` when a
+conformance scenario does not apply at all).
 
 Run through `run.sh`, which installs the pinned clients and builds the examples (with the
 `http` feature) first. `check.py STAGE...` runs some stages only: conformance, clients,
-inspector, scale-out. Each stage is a module here; this file only runs them and sums up.
+inspector, scale-out, redis. Each stage is a module here; this file only runs them and sums up.
 """
 
 import shutil
@@ -14,13 +15,14 @@ import time
 
 import conformance
 import inspector
+import redis_store
 import scaleout
 import sdk_clients
 from common import EXAMPLES, SCRATCH, results, skipped
 from plans import plans
 
 STAGES = {"conformance": conformance.run, "clients": sdk_clients.run, "inspector": inspector.run,
-          "scale-out": scaleout.run}
+          "scale-out": scaleout.run, "redis": redis_store.run}
 
 
 def main() -> int:

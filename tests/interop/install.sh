@@ -3,7 +3,8 @@
 # the official conformance suite (stable and alpha), the supergateway stdio->HTTP bridge (the
 # suite speaks only HTTP), the TypeScript SDK clients 1.x and 2.x,
 # the Inspector CLI, the Python SDK in a venv, and the rmcp (Rust SDK) client built from
-# rmcp-client/ with cargo; and nginx from Debian (for the scale-out checks) when it is missing.
+# rmcp-client/ with cargo; and nginx and redis-server from Debian (for the scale-out and redis
+# checks) when they are missing.
 # Each npm package set installs from its committed lockfile, the rmcp client from its
 # Cargo.lock, so versions are exact. Re-running is cheap: a set is reinstalled only when its
 # lockfile changed, and cargo rebuilds nothing that has not changed.
@@ -74,5 +75,23 @@ if ! command -v nginx >/dev/null 2>&1 && ! [ -x /usr/sbin/nginx ]; then
       || apt-get install -y -qq --no-install-recommends nginx; }; } >"$cache/apt.log" 2>&1 || status=$?
   if [ -n "$own_policy" ]; then rm -f "$policy"; fi
   [ "$status" = 0 ] || { tail -20 "$cache/apt.log" >&2; fail "apt-get install nginx failed (see above)"; }
+fi
+# redis-server, the shared task store of the redis checks. Like nginx, Debian's package would
+# start the stock server (on port 6379) when it can; the same policy-rc.d keeps it from doing
+# so: the checks run their own redis-server on a free port.
+if ! command -v redis-server >/dev/null 2>&1 && ! [ -x /usr/bin/redis-server ]; then
+  command -v apt-get >/dev/null 2>&1 || fail "redis-server is missing and apt-get is not available to install it"
+  echo "interop: installing redis-server" >&2
+  policy=/usr/sbin/policy-rc.d
+  own_policy=
+  if ! [ -e "$policy" ]; then
+    printf '#!/bin/sh\nexit 101\n' >"$policy" && chmod +x "$policy" && own_policy=1
+  fi
+  export DEBIAN_FRONTEND=noninteractive
+  status=0
+  { apt-get update -qq && apt-get install -y -qq --no-install-recommends redis-server; } \
+    >"$cache/apt-redis.log" 2>&1 || status=$?
+  if [ -n "$own_policy" ]; then rm -f "$policy"; fi
+  [ "$status" = 0 ] || { tail -20 "$cache/apt-redis.log" >&2; fail "apt-get install redis-server failed (see above)"; }
 fi
 echo "interop: clients installed in $cache" >&2
