@@ -2,7 +2,9 @@
 //! same call made a task (created, run, its result stored) and read back with `tasks/get`, on
 //! the in-process store (and on Redis, with `TOOLWRIGHT_REDIS_URL` set and feature `redis`).
 //!
-//! `cargo bench -p toolwright-tests --features testing --bench tasks`.
+//! `cargo bench -p toolwright-tests --features testing --bench tasks`, and with
+//! `--features testing,redis` and `TOOLWRIGHT_REDIS_URL=redis://127.0.0.1:6379/` the Redis
+//! store too.
 
 use std::hint::black_box;
 
@@ -79,6 +81,19 @@ fn tasks(c: &mut Criterion) {
     group.bench_function("a task, in-process store", |b| {
         b.iter(|| task_round(&mut client))
     });
+    #[cfg(feature = "redis")]
+    if let Ok(url) = std::env::var("TOOLWRIGHT_REDIS_URL") {
+        // The store's connections live on a runtime of their own, kept for the whole run.
+        let runtime = Box::leak(Box::new(tokio::runtime::Runtime::new().unwrap()));
+        let store = runtime
+            .block_on(toolwright::RedisTaskStore::connect(&url))
+            .unwrap();
+        let server = server().task_store(store);
+        let mut client = Client::connect(server, ProtocolVersion::V2026_07_28).unwrap();
+        group.bench_function("a task, Redis store", |b| {
+            b.iter(|| task_round(&mut client))
+        });
+    }
     group.finish();
 }
 

@@ -1,12 +1,12 @@
 """Interop checks: the official conformance suite, the official SDK clients (TypeScript 1.x and
 2.x, Python, Rust rmcp) and the Inspector against toolwright's example servers, over stdio and
-over Streamable HTTP, two HTTP instances behind nginx, and the Redis task store against a
-redis-server. One line per check, then `N passed, M failed` (and `, K skipped` when a
+over Streamable HTTP, two HTTP instances behind nginx, the Redis task store against a
+redis-server, and tasks across replicas sharing it and under load. One line per check, then `N passed, M failed` (and `, K skipped` when a
 conformance scenario does not apply at all).
 
 Run through `run.sh`, which installs the pinned clients and builds the examples (with the
-`http` feature) first. `check.py STAGE...` runs some stages only: conformance, clients,
-inspector, scale-out, redis. Each stage is a module here; this file only runs them and sums up.
+`http` and `redis` features) first. `check.py STAGE...` runs some stages only: conformance,
+clients, inspector, scale-out, redis, tasks. Each stage is a module here; this file only runs them and sums up.
 """
 
 import shutil
@@ -18,11 +18,12 @@ import inspector
 import redis_store
 import scaleout
 import sdk_clients
+import tasks_scaleout
 from common import EXAMPLES, SCRATCH, results, skipped
 from plans import plans
 
 STAGES = {"conformance": conformance.run, "clients": sdk_clients.run, "inspector": inspector.run,
-          "scale-out": scaleout.run, "redis": redis_store.run}
+          "scale-out": scaleout.run, "redis": redis_store.run, "tasks": tasks_scaleout.run}
 
 
 def main() -> int:

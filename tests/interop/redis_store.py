@@ -8,7 +8,7 @@ import shutil
 import signal
 import subprocess
 
-from common import ROOT, SCRATCH, check, stop_process, wait_until
+from common import ROOT, SCRATCH, check, fails_as, serial, stop_process, wait_until
 from scaleout import free_port, listening
 
 # All features, `redis` among them: the feature set of `cargo test --workspace --all-features`,
@@ -19,6 +19,31 @@ CARGO_TEST = ["cargo", "test", "-p", "toolwright-tests", "--all-features", "--te
 def redis_binary() -> str | None:
     # Debian installs it in /usr/bin; a local build may be elsewhere on PATH.
     return shutil.which("redis-server") or shutil.which("redis-server", path="/usr/bin")
+
+
+class RedisServer:
+    """A redis-server of its own, on a free port, keeping nothing on disk; stopped (and checked
+    to stop) when the block ends."""
+
+    def __enter__(self) -> "RedisServer":
+        self.dir = SCRATCH / f"redis-{next(serial)}"
+        self.dir.mkdir(exist_ok=True)
+        port = free_port()
+        self.url = f"redis://127.0.0.1:{port}/"
+        self.log = open(self.dir / "redis.log", "wb")
+        self.process = subprocess.Popen(
+            [redis_binary(), "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+             "--daemonize", "no", "--dir", str(self.dir)],
+            cwd=self.dir, stdin=subprocess.DEVNULL, stdout=self.log, stderr=self.log)
+        if not wait_until(lambda: listening(port), self.process):
+            self.__exit__()
+            raise RuntimeError(f"redis-server did not start: {(self.dir / 'redis.log').read_text(errors='replace')[-600:]}")
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        if stop_process(self.process, signal.SIGTERM, 10) is None:
+            check(False, "redis: redis-server stopped", "still running 10 s after SIGTERM (killed)")
+        self.log.close()
 
 
 def failures(output: str) -> dict[str, str]:
@@ -37,18 +62,8 @@ def run() -> None:
     if built.returncode != 0:
         check(False, "redis: the redis_store tests build", built.stderr[-1500:])
         return
-    directory = SCRATCH / "redis"
-    directory.mkdir(exist_ok=True)
-    port = free_port()
-    log = open(directory / "redis.log", "wb")
-    server = subprocess.Popen([binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-                               "--daemonize", "no", "--dir", str(directory)],
-                              cwd=directory, stdin=subprocess.DEVNULL, stdout=log, stderr=log)
-    try:
-        if not wait_until(lambda: listening(port), server):
-            check(False, "redis: redis-server started", (directory / "redis.log").read_text(errors="replace")[-600:])
-            return
-        env = {**os.environ, "TOOLWRIGHT_REDIS_URL": f"redis://127.0.0.1:{port}/", "RUST_BACKTRACE": "0"}
+    with fails_as("redis: redis-server"), RedisServer() as redis:
+        env = {**os.environ, "TOOLWRIGHT_REDIS_URL": redis.url, "RUST_BACKTRACE": "0"}
         try:
             done = subprocess.run([*CARGO_TEST, "--", "--ignored"], cwd=ROOT, capture_output=True, text=True,
                                   timeout=600, env=env)
@@ -62,7 +77,4 @@ def run() -> None:
             check(outcome == "ok", f"redis: {name.replace('_', ' ')}", detail)
         if (done.returncode != 0 and not failed) or not outcomes:
             check(False, "redis: the redis_store tests", f"exit {done.returncode}: {(done.stdout + done.stderr)[-1500:]}")
-    finally:
-        if stop_process(server, signal.SIGTERM, 10) is None:
-            check(False, "redis: redis-server stopped", "still running 10 s after SIGTERM (killed)")
-        log.close()
+

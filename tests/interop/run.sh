@@ -6,5 +6,5 @@
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 bash "$here/install.sh"
-(cd "$here/../.." && cargo build --quiet --examples --features http)
+(cd "$here/../.." && cargo build --quiet --examples --features http,redis)
 exec python3 "$here/check.py" "$@"

@@ -174,6 +174,17 @@ impl Server {
             },
             None => self,
         };
+        let server = match serve.task_lease {
+            Some(lease) => server.task_lease(lease),
+            None => server,
+        };
+        let server = match &serve.task_store {
+            Some(url) => match task_store(url) {
+                Ok(store) => server.task_store(store),
+                Err(e) => return fail(&format_args!("cannot keep tasks in `{url}`: {e}")),
+            },
+            None => server,
+        };
         let shutdown = crate::transport::http::shutdown_signal();
         let announce = |bound| {
             eprintln!(
@@ -186,6 +197,27 @@ impl Server {
             Err(e) => fail(&e),
         }
     }
+}
+
+/// The task store at `url`, connected now. Its connections live on a runtime of their own, for
+/// as long as the program: the server's threads only start with the first call.
+#[cfg(all(feature = "http", feature = "redis"))]
+fn task_store(url: &str) -> Result<crate::tasks::redis::RedisTaskStore, String> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .thread_name("toolwright-task-store")
+        .enable_all()
+        .build()
+        .map_err(|e| format!("cannot start the store's thread: {e}"))?;
+    let runtime: &'static tokio::runtime::Runtime = Box::leak(Box::new(runtime));
+    let store = runtime.block_on(crate::tasks::redis::RedisTaskStore::connect(url));
+    store.map_err(|e| e.to_string())
+}
+
+/// The task store at `url`: none without a store that can live elsewhere.
+#[cfg(all(feature = "http", not(feature = "redis")))]
+fn task_store(_: &str) -> Result<crate::tasks::memory::MemoryTaskStore, String> {
+    Err("this server was built without a shared task store (feature `redis`)".into())
 }
 
 fn fail(error: &dyn fmt::Display) -> ExitCode {

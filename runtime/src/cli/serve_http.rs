@@ -20,6 +20,7 @@ use crate::transport::http::Http;
 ///     .into();
 /// // the same as the command line
 /// // `serve --http 0.0.0.0:8080 --max-body 16MiB --session-idle 10m --request-state-key-file ...`
+/// // (and `--task-store redis://...`, `--task-lease 10s` for tasks replicas share)
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
@@ -32,6 +33,12 @@ pub struct ServeHttp {
     /// [`Server::request_state_key`](crate::Server::request_state_key)); `None` for a random
     /// key.
     pub request_state_key_file: Option<PathBuf>,
+    /// Where tasks are kept, as a URL (`redis://host:6379`, with feature `redis`); `None` for
+    /// the server's own choice (in this process, unless its code says).
+    pub task_store: Option<String>,
+    /// How long a replica's word that it runs a task lasts (see
+    /// [`Server::task_lease`](crate::Server::task_lease)).
+    pub task_lease: Option<Duration>,
 }
 
 impl ServeHttp {
@@ -42,6 +49,8 @@ impl ServeHttp {
             addr,
             http: Http::for_address(addr),
             request_state_key_file: None,
+            task_store: None,
+            task_lease: None,
         }
     }
 
@@ -54,6 +63,19 @@ impl ServeHttp {
     /// Sealing 2026-07-28 request states with the key in this file.
     pub fn request_state_key_file(mut self, path: impl Into<PathBuf>) -> ServeHttp {
         self.request_state_key_file = Some(path.into());
+        self
+    }
+
+    /// Keeping tasks in the store at `url` (`redis://host:6379/0`, with feature `redis`), which
+    /// replicas share.
+    pub fn task_store(mut self, url: impl Into<String>) -> ServeHttp {
+        self.task_store = Some(url.into());
+        self
+    }
+
+    /// With this lease on the tasks a replica runs.
+    pub fn task_lease(mut self, lease: Duration) -> ServeHttp {
+        self.task_lease = Some(lease);
         self
     }
 }
@@ -72,11 +94,19 @@ pub(crate) fn parse(addr: &str, options: &[&str]) -> Result<ServeHttp, String> {
         true => Http::new(),
         false => Http::for_address(addr),
     };
-    let mut key_file = None;
+    let mut serve = ServeHttp::new(addr);
     for (flag, value) in pairs {
         http = match flag {
             "--request-state-key-file" => {
-                key_file = Some(PathBuf::from(value));
+                serve.request_state_key_file = Some(PathBuf::from(value));
+                http
+            }
+            "--task-store" => {
+                serve.task_store = Some(value.to_owned());
+                http
+            }
+            "--task-lease" => {
+                serve.task_lease = Some(duration(flag, value)?);
                 http
             }
             "--allow-host" => http.allow_host(value),
@@ -91,11 +121,7 @@ pub(crate) fn parse(addr: &str, options: &[&str]) -> Result<ServeHttp, String> {
             _ => return Err(format!("unknown option `{flag}` of `serve --http`")),
         };
     }
-    Ok(ServeHttp {
-        addr,
-        http,
-        request_state_key_file: key_file,
-    })
+    Ok(serve.http(http))
 }
 
 /// `--flag VALUE` and `--flag=VALUE`, in order.
@@ -219,8 +245,13 @@ mod tests {
             "mcp.example.com",
             "--allow-origin",
             "https://app.example.com",
+            "--task-store",
+            "redis://127.0.0.1:6379",
+            "--task-lease=10s",
         ])
         .unwrap();
+        assert_eq!(serve.task_store.as_deref(), Some("redis://127.0.0.1:6379"));
+        assert_eq!(serve.task_lease, Some(Duration::from_secs(10)));
         let expected = Http::new()
             .max_body(16 << 20)
             .max_header_size(64 << 10)
