@@ -520,3 +520,43 @@ fn task_settings_out_of_range_stop_the_server() {
         assert!(matches!(error, toolwright::Error::Setting(_)), "{error}");
     }
 }
+
+/// Answers at once, and is kept for a fifth of a second.
+#[mcp_tool(task = "optional", task_ttl_ms = 200)]
+fn fleeting() -> String {
+    "gone soon".into()
+}
+
+#[test]
+fn an_expired_task_is_unknown_and_a_finished_one_stays_finished() {
+    let mut client = Client::connect_answering(server_with_fleeting(), MODERN, answers()).unwrap();
+    let id = task(client.call_as_task("fleeting", json!({})).unwrap());
+    let done = client.finish_task("fleeting", &id).unwrap().completed();
+    assert_eq!(done.text(), "gone soon");
+    // Cancelling a task that completed is acknowledged, and changes nothing.
+    assert_eq!(client.cancel_task(&id).unwrap()["resultType"], "complete");
+    assert_eq!(client.get_task(&id).unwrap()["status"], "completed");
+    std::thread::sleep(Duration::from_millis(300));
+    let expired = client.get_task(&id).unwrap_err();
+    assert_eq!(expired.code, -32602, "an expired task is as unknown as any");
+    assert_eq!(client.cancel_task(&id).unwrap_err().code, -32602);
+
+    let mut legacy =
+        Client::connect_answering(server_with_fleeting(), EXPERIMENTAL, answers()).unwrap();
+    let id = task(legacy.call_as_task("fleeting", json!({})).unwrap());
+    legacy.finish_task("fleeting", &id).unwrap().completed();
+    let refused = legacy.cancel_task(&id).unwrap_err();
+    assert_eq!(
+        refused.code, -32602,
+        "2025-11-25 refuses to cancel an ended task"
+    );
+    assert!(
+        refused.message.contains("already ended (completed)"),
+        "{}",
+        refused.message
+    );
+}
+
+fn server_with_fleeting() -> Server {
+    server().tool::<fleeting>()
+}
