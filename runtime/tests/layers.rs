@@ -73,7 +73,7 @@ const RUNTIME: Folders = &[
     (
         "tasks",
         &[
-            &["id", "store"],
+            &["store"],
             &["memory", "record", "redis"],
             &["book", "wire"],
         ],

@@ -58,40 +58,36 @@ echo "interop: building the rmcp client" >&2
 cargo build --quiet --locked --manifest-path "$here/rmcp-client/Cargo.toml" --target-dir "$cache/rmcp-target" \
   || fail "cargo build of the rmcp client failed (see above)"
 
-# nginx, the load balancer of the scale-out checks. Debian's package starts the stock server on
-# port 80 when it can; a policy-rc.d that says no (only while installing, and only if there is
-# none already) keeps it from doing so: the checks run their own nginx with their own config.
-if ! command -v nginx >/dev/null 2>&1 && ! [ -x /usr/sbin/nginx ]; then
-  command -v apt-get >/dev/null 2>&1 || fail "nginx is missing and apt-get is not available to install it"
-  echo "interop: installing nginx" >&2
-  policy=/usr/sbin/policy-rc.d
-  own_policy=
+# Installs Debian packages for a service the checks run themselves: `service PROGRAM PATH
+# PACKAGE...` installs the first PACKAGE that installs (the others are fallbacks) unless PROGRAM
+# is on PATH or at PATH. Debian's packages start the stock service when they can (nginx on port
+# 80, redis-server on 6379); a policy-rc.d that says no (only while installing, and only if
+# there is none already) keeps them from doing so: the checks run their own, with their own
+# settings, on free ports.
+service() {
+  local program="$1" path="$2"
+  shift 2
+  if command -v "$program" >/dev/null 2>&1 || [ -x "$path" ]; then
+    return 0
+  fi
+  command -v apt-get >/dev/null 2>&1 || fail "$program is missing and apt-get is not available to install it"
+  echo "interop: installing $program" >&2
+  local policy=/usr/sbin/policy-rc.d own_policy= status=1 package
   if ! [ -e "$policy" ]; then
     printf '#!/bin/sh\nexit 101\n' >"$policy" && chmod +x "$policy" && own_policy=1
   fi
   export DEBIAN_FRONTEND=noninteractive
-  status=0
-  { apt-get update -qq && { apt-get install -y -qq --no-install-recommends nginx-light \
-      || apt-get install -y -qq --no-install-recommends nginx; }; } >"$cache/apt.log" 2>&1 || status=$?
-  if [ -n "$own_policy" ]; then rm -f "$policy"; fi
-  [ "$status" = 0 ] || { tail -20 "$cache/apt.log" >&2; fail "apt-get install nginx failed (see above)"; }
-fi
-# redis-server, the shared task store of the redis checks. Like nginx, Debian's package would
-# start the stock server (on port 6379) when it can; the same policy-rc.d keeps it from doing
-# so: the checks run their own redis-server on a free port.
-if ! command -v redis-server >/dev/null 2>&1 && ! [ -x /usr/bin/redis-server ]; then
-  command -v apt-get >/dev/null 2>&1 || fail "redis-server is missing and apt-get is not available to install it"
-  echo "interop: installing redis-server" >&2
-  policy=/usr/sbin/policy-rc.d
-  own_policy=
-  if ! [ -e "$policy" ]; then
-    printf '#!/bin/sh\nexit 101\n' >"$policy" && chmod +x "$policy" && own_policy=1
+  if apt-get update -qq >"$cache/apt-$program.log" 2>&1; then
+    for package in "$@"; do
+      apt-get install -y -qq --no-install-recommends "$package" >>"$cache/apt-$program.log" 2>&1 \
+        && { status=0; break; }
+    done
   fi
-  export DEBIAN_FRONTEND=noninteractive
-  status=0
-  { apt-get update -qq && apt-get install -y -qq --no-install-recommends redis-server; } \
-    >"$cache/apt-redis.log" 2>&1 || status=$?
   if [ -n "$own_policy" ]; then rm -f "$policy"; fi
-  [ "$status" = 0 ] || { tail -20 "$cache/apt-redis.log" >&2; fail "apt-get install redis-server failed (see above)"; }
-fi
+  [ "$status" = 0 ] || { tail -20 "$cache/apt-$program.log" >&2; fail "apt-get install $program failed (see above)"; }
+}
+# nginx, the load balancer of the scale-out and tasks checks.
+service nginx /usr/sbin/nginx nginx-light nginx
+# redis-server, the shared task store of the redis and tasks checks.
+service redis-server /usr/bin/redis-server redis-server
 echo "interop: clients installed in $cache" >&2

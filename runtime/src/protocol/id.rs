@@ -1,8 +1,18 @@
-//! Request ids as keys: `"1"` and `1` are different ids, `"\u0041"` and `"A"` the same.
+//! Request ids as keys: `"1"` and `1` are different ids, `"\u0041"` and `"A"` the same; and
+//! the ids the server makes (sessions, tasks).
 
 use std::hash::{BuildHasher, Hasher};
 
 use serde_json::value::RawValue;
+
+/// An id of the server's own (a session's, a task's): 128 bits from the operating system's
+/// CSPRNG, as 32 hex digits (visible ASCII, as the specification asks of a session id), so that
+/// one cannot be guessed from another.
+pub(crate) fn random_id() -> String {
+    let mut bytes = [0u8; 16];
+    getrandom::fill(&mut bytes).expect("the operating system provides random bytes");
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
 
 /// A request id, compared by value.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -69,6 +79,14 @@ impl Hasher for IdHasher {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn random_ids_are_128_bits_and_differ() {
+        let (a, b) = (random_id(), random_id());
+        assert_eq!(a.len(), 32);
+        assert!(a.bytes().all(|c| c.is_ascii_hexdigit()), "visible ASCII");
+        assert_ne!(a, b);
+    }
 
     #[test]
     fn ids_compare_by_value() {

@@ -26,6 +26,7 @@ use crate::call::record::{CallRecord, Escalate, TaskSlot};
 use crate::call::spec::TaskSupport;
 use crate::call::task::{Plan, TaskFuture, TaskRun};
 use crate::protocol::ProtocolVersion;
+use crate::protocol::id::random_id;
 use crate::protocol::jsonrpc::{self, ProtocolError};
 use crate::protocol::params::{Meta, Params};
 use crate::protocol::wire::TASKS_EXTENSION;
@@ -34,7 +35,6 @@ use crate::run::served::ServedTool;
 use crate::server::delivery::answer;
 use crate::server::engine::Engine;
 use crate::server::session::{RequestScope, Session, SessionTasks};
-use crate::tasks::id::new_id;
 use crate::tasks::record::{TaskRecord, millis, now_ms};
 use crate::tasks::wire;
 use crate::tools::render::{Rendered, masked_error};
@@ -59,7 +59,7 @@ impl Session {
         if version.has_tasks_extension() {
             return "anyone".to_owned();
         }
-        let session = self.task_owner.get_or_init(new_id);
+        let session = self.task_owner.get_or_init(random_id);
         format!("session:{session}")
     }
 
@@ -148,7 +148,7 @@ impl Escalate for Opening {
             let tasks = &self.engine.tasks;
             let now = now_ms();
             let task = TaskRecord {
-                id: new_id(),
+                id: random_id(),
                 owner: self.owner.clone(),
                 tool: record.name.to_owned(),
                 version: record.version.as_str().to_owned(),

@@ -5,7 +5,6 @@
 //! `book`.
 
 pub(crate) mod book;
-pub(crate) mod id;
 pub(crate) mod memory;
 pub(crate) mod record;
 #[cfg(feature = "redis")]

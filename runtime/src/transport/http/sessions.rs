@@ -12,6 +12,7 @@ use std::time::{Duration, Instant};
 
 use crate::call::outlet::Outlet;
 use crate::protocol::ProtocolVersion;
+use crate::protocol::id::random_id;
 use crate::server::engine::Engine;
 use crate::server::session::Session;
 use crate::transport::http::stream::EventStream;
@@ -63,7 +64,7 @@ impl Sessions {
     /// A new session with a fresh id, unless the server holds as many as it may.
     pub(crate) fn create(&self, engine: &Arc<Engine>) -> Result<Arc<HttpSession>, Full> {
         let session = Arc::new(HttpSession {
-            id: new_id(),
+            id: random_id(),
             session: Session::new(Arc::clone(engine)),
             last_seen: Mutex::new(Instant::now()),
             next_stream: AtomicU64::new(1),
@@ -214,26 +215,5 @@ impl HttpSession {
             stream.end();
         }
         streams.open.clear();
-    }
-}
-
-/// 128 bits from the operating system's CSPRNG, as 32 hex digits (visible ASCII, as the
-/// specification asks of a session id).
-fn new_id() -> String {
-    let mut bytes = [0u8; 16];
-    getrandom::fill(&mut bytes).expect("the operating system provides random bytes");
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn ids_are_long_random_and_visible_ascii() {
-        let (a, b) = (new_id(), new_id());
-        assert_eq!(a.len(), 32);
-        assert_ne!(a, b);
-        assert!(a.bytes().all(|c| (0x21..=0x7e).contains(&c)));
     }
 }
