@@ -193,6 +193,13 @@ fn the_wire_fields_follow_the_revision() {
 fn a_client_that_cannot_follow_a_task_gets_a_call_or_a_clear_error() {
     for revision in ProtocolVersion::ALL {
         let mut client = client(revision);
+        let listed: Vec<Value> = client.list_tools().unwrap();
+        let lists_required = listed.iter().any(|t| t["name"] == "failing_job");
+        let has_tasks = revision.has_experimental_tasks() || revision.has_tasks_extension();
+        assert_eq!(
+            lists_required, has_tasks,
+            "{revision}: a task-only tool where tasks exist"
+        );
         let result = client.call("slow", json!({"ms": 1})).unwrap();
         assert_eq!(result.text(), "slept 1 ms", "{revision}");
         let error = client.call("failing_job", json!({})).unwrap_err();

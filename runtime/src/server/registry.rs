@@ -3,7 +3,8 @@
 //! reused. A change to the tool set makes a new registry; calls keep the one they began with.
 //!
 //! Pagination is off unless the server sets a page size; cursors are opaque strings naming a
-//! page, and a cursor the server did not hand out is `-32602`.
+//! page, and a cursor the server did not hand out is `-32602`. A tool that runs only as a task
+//! is not listed to the revisions that have no tasks.
 
 use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
@@ -11,7 +12,7 @@ use std::sync::{Arc, OnceLock};
 use serde_json::value::RawValue;
 
 use crate::call::asking::form::Forms;
-use crate::call::spec::ToolSpec;
+use crate::call::spec::{TaskSupport, ToolSpec};
 use crate::protocol::ProtocolVersion;
 use crate::protocol::id::IdHashing;
 use crate::protocol::wire::{self, Cache, ToolEntry, ToolOut};
@@ -83,7 +84,11 @@ impl Registry {
             None | Some("") => 0,
             Some(cursor) => wire::page_of(cursor)?,
         };
-        let tools: Vec<&Arc<ServedTool>> = self.tools.iter().filter(|t| visible(t.spec)).collect();
+        let tools: Vec<&Arc<ServedTool>> = self
+            .tools
+            .iter()
+            .filter(|t| listed_to(t, version) && visible(t.spec))
+            .collect();
         let pages = tools.len().div_ceil(self.page_size).max(1);
         if index >= pages {
             return None;
@@ -101,9 +106,14 @@ impl Registry {
         server_meta: &RawValue,
         cache: Cache,
     ) -> Vec<Box<RawValue>> {
-        let chunks: Vec<&[Arc<ServedTool>]> = match self.tools.is_empty() {
+        let tools: Vec<&Arc<ServedTool>> = self
+            .tools
+            .iter()
+            .filter(|t| listed_to(t, version))
+            .collect();
+        let chunks: Vec<&[&Arc<ServedTool>]> = match tools.is_empty() {
             true => vec![&[]],
-            false => self.tools.chunks(self.page_size).collect(),
+            false => tools.chunks(self.page_size).collect(),
         };
         let last = chunks.len() - 1;
         chunks
@@ -116,6 +126,14 @@ impl Registry {
             })
             .collect()
     }
+}
+
+/// Whether `version` lists the tool: not one that runs only as a task to a revision without
+/// tasks (before 2025-11-25), whose clients could never call it.
+fn listed_to(tool: &ServedTool, version: ProtocolVersion) -> bool {
+    tool.spec.task != TaskSupport::Required
+        || version.has_experimental_tasks()
+        || version.has_tasks_extension()
 }
 
 /// A tool's entry as `version` lists it.
