@@ -29,14 +29,17 @@ async fn slow_compute(
     cancel: Cancellation,
 ) -> Result<String, ToolError> {
     let wait = Duration::from_secs_f64(seconds.clamp(0.0, 600.0));
+    let label = label.as_deref().unwrap_or("no label");
     tokio::select! {
         () = tokio::time::sleep(wait) => {}
-        () = cancel.cancelled() => return Err(ToolError::new("cancelled")),
+        () = cancel.cancelled() => {
+            // On stderr (stdout is the protocol's): a replica's log shows that a cancellation
+            // made on another replica reached it.
+            eprintln!("slow_compute stopped: {label} was cancelled");
+            return Err(ToolError::new("cancelled"));
+        }
     }
-    Ok(format!(
-        "Computed for {seconds}s ({})",
-        label.as_deref().unwrap_or("no label")
-    ))
+    Ok(format!("Computed for {seconds}s ({label})"))
 }
 
 /// Runs a job that always fails, after a second: a tool error. Only as a task.

@@ -112,7 +112,11 @@ class HttpServer:
         return found is not None
 
     def tail(self) -> str:
-        return self.log_path.read_text(errors="replace")[-400:]
+        return self.tail_all()[-400:]
+
+    def tail_all(self) -> str:
+        """Everything the server wrote to stderr so far."""
+        return self.log_path.read_text(errors="replace")
 
     def __exit__(self, *_: object) -> None:
         shutdowns.append((f"{self.label} ({self.name})", self.stop()))

@@ -97,11 +97,17 @@ def across(a: HttpServer, b: HttpServer) -> list[str]:
     done = until([a.url, b.url], task_id, ended)
     if done.get("status") != "completed" or text_of(done) != "Deleted shared.txt":
         problems.append(f"A's task after B's answer: {json.dumps(done)[:300]}")
-    slow = created(call(a.url, "slow_compute", {"seconds": 60, "label": "cancelled"}))
+    slow = created(call(a.url, "slow_compute", {"seconds": 60, "label": "cancelled on B"}))
     task(b.url, "tasks/cancel", slow)
     gone = until([a.url], slow, ended, timeout=10)
     if gone.get("status") != "cancelled":
         problems.append(f"A's task after B cancelled it: {json.dumps(gone)[:300]}")
+    # The cancellation reached the tool on A (which says so on its stderr), not only the store.
+    deadline = time.monotonic() + 5
+    while "cancelled on B was cancelled" not in a.tail_all() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    if "cancelled on B was cancelled" not in a.tail_all():
+        problems.append("the tool on A never saw the cancellation made on B")
     return problems
 
 
@@ -154,7 +160,8 @@ def run() -> None:
         with HttpServer("conformance", "tasks replica A", shared) as a, \
                 HttpServer("conformance", "tasks replica B", shared) as b, Nginx([a, b]) as lb:
             problems = across(a, b)
-            check(not problems, "tasks: a task created on one replica is answered, read and cancelled on the other",
+            check(not problems, "tasks: a task created on one replica is answered, read and cancelled on the other, "
+                  "and its tool there stops",
                   "; ".join(problems))
             done = created(call(lb.url("stateless"), "slow_compute", {"seconds": 0.2, "label": "kept"}))
             kept = until([lb.url("stateless")], done, ended)
