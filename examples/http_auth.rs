@@ -1,6 +1,6 @@
 //! A remote MCP server behind a bearer-token check. An axum app mounts toolwright's endpoint at
-//! `/mcp` behind a middleware that verifies the token and puts the caller in the request's
-//! extensions; a tool reads the caller through `Context`, and the server shows the tools tagged
+//! `/mcp` behind a middleware that verifies the token and puts the caller (an `Auth`) in the
+//! request's extensions; a tool reads the caller through `Context`, and the server shows the tools tagged
 //! `admin` to administrators only. TLS, CORS, rate limits and tracing are more layers of the
 //! same kind.
 //!
@@ -18,20 +18,13 @@ use axum::http::header::{AUTHORIZATION, WWW_AUTHENTICATE};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use toolwright::prelude::*;
-use toolwright::{Http, Server};
-
-/// Who a verified token belongs to: what the middleware hands the server and its tools.
-#[derive(Clone)]
-struct User {
-    name: String,
-    admin: bool,
-}
+use toolwright::{Auth, Http, Server};
 
 /// Says who is calling, as the server authenticated them.
 #[mcp_tool(read_only, open_world = false)]
 fn whoami(ctx: &Context) -> String {
-    match ctx.extension::<User>() {
-        Some(user) => format!("you are {}", user.name),
+    match ctx.auth() {
+        Some(caller) => format!("you are {}", caller.subject()),
         None => "you are anonymous".to_owned(),
     }
 }
@@ -42,8 +35,8 @@ fn clear_audit_log() -> &'static str {
     "the audit log is empty"
 }
 
-/// The tokens the server accepts, and whose each is.
-type Tokens = Arc<HashMap<String, User>>;
+/// The tokens the server accepts, and whose each is: the caller, with its scopes.
+type Tokens = Arc<HashMap<String, Auth>>;
 
 /// Lets a request through with a known bearer token, its caller in the extensions; answers
 /// 401 otherwise.
@@ -54,8 +47,8 @@ async fn authenticate(State(tokens): State<Tokens>, mut request: Request, next: 
         .and_then(|value| value.to_str().ok())
         .and_then(|value| value.strip_prefix("Bearer "));
     match token.and_then(|token| tokens.get(token)) {
-        Some(user) => {
-            request.extensions_mut().insert(user.clone());
+        Some(caller) => {
+            request.extensions_mut().insert(caller.clone());
             next.run(request).await
         }
         None => (
@@ -71,12 +64,11 @@ async fn authenticate(State(tokens): State<Tokens>, mut request: Request, next: 
 fn tokens(spec: &str) -> Tokens {
     let pairs = spec.split(',').filter_map(|pair| pair.split_once('='));
     let users = pairs.map(|(token, user)| {
-        let (name, admin) = match user.trim().split_once(':') {
-            Some((name, role)) => (name, role == "admin"),
-            None => (user.trim(), false),
+        let caller = match user.trim().split_once(':') {
+            Some((name, role)) => Auth::new(name).with_scopes([role]),
+            None => Auth::new(user.trim()),
         };
-        let name = name.to_owned();
-        (token.trim().to_owned(), User { name, admin })
+        (token.trim().to_owned(), caller)
     });
     Arc::new(users.collect())
 }
@@ -89,7 +81,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         .discover()
         // The same tools for everyone, but those tagged `admin` for administrators only.
         .visibility(|tool, caller| {
-            !tool.has_tag("admin") || caller.extension::<User>().is_some_and(|u| u.admin)
+            !tool.has_tag("admin") || caller.auth().is_some_and(|c| c.has_scope("admin"))
         })
         .http_service(Http::new())?;
     let app = Router::new()

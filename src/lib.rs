@@ -93,6 +93,7 @@
 //! | `ask: Elicit<T>` | `ask.form("message").await?`: a form of `T`'s fields for the user, answered with an [`Answer<T>`](Answer) (`async fn` only) |
 //! | `sample: Sample` | `sample.prompt("question", max_tokens).await?`: the client's model answers (`async fn` only) |
 //! | `roots: Roots` | `roots.list().await?`: the client's roots, asked once per session and again after the client says they changed ([`Server::on_roots_changed`]); on 2026-07-28 a round per call (`async fn` only) |
+//! | `auth: Auth` | the caller an authentication layer verified: `auth.subject()`, `auth.has_scope("...")`, `auth.claim("...")`; a call that carries none is refused before the tool runs (a tool for any caller reads `ctx.auth()`, `None` over stdio) |
 //! | `task: TaskStart` | `task.start().await`: the rest of the call is a task (a tool with `task = "..."` only; see [Tasks](#tasks)) |
 //! | `#[inject] conn: Conn` | any type that implements [`Inject`] |
 //!
@@ -328,7 +329,7 @@
 //!
 //! A tool can ask first and become a task later: it takes a [`TaskStart`] and calls
 //! `task.start().await` where the long part begins. Tasks belong to their caller (the
-//! [`Subject`] an authentication layer put into the request's extensions, else the session) and
+//! subject of the [`Auth`] an authentication layer put into the request's extensions, else the session) and
 //! live in the server's [`TaskStore`]: [`MemoryTaskStore`] by default; replicas behind a load
 //! balancer share one ([`Server::task_store`]). [`Server::task_ttl`],
 //! [`Server::task_poll_interval`] and [`Server::task_lease`] tune them.
@@ -429,14 +430,14 @@
 
 pub use toolwright_macros::{mcp_prompt, mcp_resource, mcp_tool, mcp_tool_type};
 pub use toolwright_runtime::{
-    Annotations, Answer, Args, AskError, Caller, Cancellation, ClientInfo, Command, Completing,
-    Completion, Content, Context, Elicit, EmbeddedResource, Era, Error, Extensions, Inject,
-    IntoCompletion, IntoContents, IntoPrompt, IntoToolOutput, InvalidBase64, ItemInfo, ItemKind,
-    Json, Level, Log, MemoryTaskStore, Messages, NoForm, Progress, Prompt, PromptMessage,
+    Annotations, Answer, Args, AskError, Auth, Caller, Cancellation, ClientInfo, Command,
+    Completing, Completion, Content, Context, Elicit, EmbeddedResource, Era, Error, Extensions,
+    Inject, IntoCompletion, IntoContents, IntoPrompt, IntoToolOutput, InvalidBase64, ItemInfo,
+    ItemKind, Json, Level, Log, MemoryTaskStore, Messages, NoForm, Progress, Prompt, PromptMessage,
     ProtocolVersion, Requirements, Resource, ResourceLink, ResourceUpdates, Result, Role, Root,
     Roots, RootsChanged, Sample, SamplingMessage, SamplingRequest, SamplingResult, SchemaProfile,
-    Server, ServerHandle, State, StoreError, StoreFuture, Structured, Subject, TaskStart,
-    TaskStore, Text, Tool, ToolError, ToolInfo, ToolOrder, ToolOutput, UsageError, Waker, Watch,
+    Server, ServerHandle, State, StoreError, StoreFuture, Structured, TaskStart, TaskStore, Text,
+    Tool, ToolError, ToolInfo, ToolOrder, ToolOutput, UsageError, Waker, Watch,
 };
 
 /// Middleware around tool calls: tower layers, and [`from_fn`](middleware::from_fn).
@@ -460,10 +461,10 @@ pub mod testing {
 pub mod prelude {
     pub use crate::{mcp_prompt, mcp_resource, mcp_tool, mcp_tool_type};
     pub use toolwright_runtime::{
-        Answer, Args, AskError, Cancellation, Completing, Completion, Content, Context, Elicit,
-        EmbeddedResource, Inject, IntoContents, IntoPrompt, IntoToolOutput, ItemInfo, ItemKind,
-        Json, Log, Messages, Progress, Prompt, PromptMessage, Resource, Roots, Sample, Server,
-        State, Structured, TaskStart, Text, ToolError, ToolOutput,
+        Answer, Args, AskError, Auth, Cancellation, Completing, Completion, Content, Context,
+        Elicit, EmbeddedResource, Inject, IntoContents, IntoPrompt, IntoToolOutput, ItemInfo,
+        ItemKind, Json, Log, Messages, Progress, Prompt, PromptMessage, Resource, Roots, Sample,
+        Server, State, Structured, TaskStart, Text, ToolError, ToolOutput,
     };
 }
 

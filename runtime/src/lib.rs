@@ -33,10 +33,10 @@ mod tools;
 mod transport;
 
 pub use call::{
-    Answer, AskError, Cancellation, ClientInfo, Completing, Completion, Context, Elicit,
+    Answer, AskError, Auth, Cancellation, ClientInfo, Completing, Completion, Context, Elicit,
     Extensions, Inject, IntoCompletion, ItemInfo, ItemKind, Log, NoForm, Progress, Prompt,
     Requirements, Resource, Root, Roots, RootsChanged, Sample, SamplingMessage, SamplingRequest,
-    SamplingResult, State, Subject, TaskStart, Tool, ToolInfo,
+    SamplingResult, State, TaskStart, Tool, ToolInfo,
 };
 #[cfg(feature = "http")]
 pub use cli::ServeHttp;

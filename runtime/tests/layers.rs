@@ -55,7 +55,14 @@ const RUNTIME: Folders = &[
     (
         "call",
         &[
-            &["client", "extensions", "gate", "state", "trace_context"],
+            &[
+                "auth",
+                "client",
+                "extensions",
+                "gate",
+                "state",
+                "trace_context",
+            ],
             &["outlet", "span"],
             &["asking"],
             &["task"],

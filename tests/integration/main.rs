@@ -10,6 +10,7 @@ mod fixtures;
 
 mod arguments;
 mod asking;
+mod caller;
 mod changing_items;
 mod changing_tools;
 mod cli;

@@ -10,7 +10,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 use toolwright::prelude::*;
 use toolwright::testing::{Answers, Client, TaskCall, TaskEnd};
-use toolwright::{ProtocolVersion, Subject, TaskStart};
+use toolwright::{Auth, ProtocolVersion, TaskStart};
 
 const MODERN: ProtocolVersion = ProtocolVersion::V2026_07_28;
 const EXPERIMENTAL: ProtocolVersion = ProtocolVersion::V2025_11_25;
@@ -353,14 +353,14 @@ fn a_task_is_its_callers_alone() {
     let server = server();
     let mut ada = Client::connect_answering(server, MODERN, answers())
         .unwrap()
-        .extension(Subject("ada".into()));
+        .caller(Auth::new("ada"));
     let id = task(ada.call_as_task("slow", json!({"ms": 5000})).unwrap());
     let mut grace = Client::connect_answering(self::server(), MODERN, answers()).unwrap();
     // Another server instance does not share the in-process store; the same server does.
     let unknown = grace.get_task(&id).unwrap_err();
     assert_eq!(unknown.code, -32602);
     // The same connection, another subject: every method answers as for an unknown id.
-    let mut ada_again = ada.extension(Subject("grace".into()));
+    let mut ada_again = ada.caller(Auth::new("grace"));
     for error in [
         ada_again.get_task(&id).unwrap_err(),
         ada_again.cancel_task(&id).unwrap_err(),
@@ -372,7 +372,7 @@ fn a_task_is_its_callers_alone() {
             format!("Invalid params: unknown task `{id}`")
         );
     }
-    let mut ada = ada_again.extension(Subject("ada".into()));
+    let mut ada = ada_again.caller(Auth::new("ada"));
     assert_eq!(ada.get_task(&id).unwrap()["status"], "working");
     for tampered in ["0".repeat(32), format!("{}x", &id[..31]), String::new()] {
         assert_eq!(ada.get_task(&tampered).unwrap_err().code, -32602);

@@ -20,6 +20,7 @@ const INJECTABLE: &[&str] = &[
     "Sample",
     "Roots",
     "TaskStart",
+    "Auth",
 ];
 
 /// The injected types that ask the client mid-call, which only an `async` function can await.

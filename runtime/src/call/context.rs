@@ -5,6 +5,7 @@ use std::sync::Arc;
 use serde_json::Value;
 use serde_json::value::RawValue;
 
+use crate::call::auth::Auth;
 use crate::call::cancel::Cancellation;
 use crate::call::client::{ClientInfo, ClientSource, DeclaredClient};
 use crate::call::log::Log;
@@ -86,6 +87,11 @@ impl Context {
     /// ```
     pub fn extension<T: Send + Sync + 'static>(&self) -> Option<&T> {
         self.0.outlet.extensions()?.get::<T>()
+    }
+
+    /// The caller an authentication layer verified, if one did (never over stdio).
+    pub fn auth(&self) -> Option<&Auth> {
+        self.extension::<Auth>()
     }
 
     /// Over Streamable HTTP in a 2025-11-25 session, ends this call's response stream now,

@@ -65,11 +65,3 @@ impl From<Extensions> for http::Extensions {
         extensions.0
     }
 }
-
-/// Who is calling: the stable identity an authentication layer verified, which it puts into
-/// the request's [`Extensions`] (the tower layer in front of the HTTP endpoint, or a test).
-/// Tasks belong to it: a task created by one subject is unknown to every other, on every
-/// replica. Without one, a task belongs to its handshake session, or, on 2026-07-28 (which has
-/// no sessions), to whoever holds its id.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Subject(pub String);

@@ -4,6 +4,7 @@
 use std::any::{TypeId, type_name};
 
 use crate::call::asking::form::Form;
+use crate::call::auth::Auth;
 use crate::call::cancel::Cancellation;
 use crate::call::context::Context;
 use crate::call::log::Log;
@@ -14,7 +15,8 @@ use crate::tools::ToolOutput;
 /// A value a tool can take as a parameter that the server fills in, rather than the client.
 ///
 /// The server's own injectable types are [`Context`], [`Progress`](crate::Progress),
-/// [`Log`](crate::Log), [`Cancellation`](crate::Cancellation) and [`State<T>`]; `#[mcp_tool]`
+/// [`Log`](crate::Log), [`Cancellation`](crate::Cancellation), [`State<T>`] and
+/// [`Auth`](crate::Auth); `#[mcp_tool]`
 /// recognises them by name. Implement this trait for a type of your own and mark the parameter
 /// `#[inject]` to have it built for every call, for example a database connection taken from a
 /// pool in [`State`].
@@ -40,7 +42,7 @@ use crate::tools::ToolOutput;
     message = "`{Self}` cannot be injected into a tool, prompt or resource",
     label = "not injectable",
     note = "if `{Self}` is an argument the client sends, mark the parameter `#[arg]`",
-    note = "the server injects `Context`, `Progress`, `Cancellation`, `Log`, `State<T>`, `Elicit<T>`, `Sample`, `Roots`, `TaskStart`, and types that implement `Inject`"
+    note = "the server injects `Context`, `Progress`, `Cancellation`, `Log`, `State<T>`, `Auth`, `Elicit<T>`, `Sample`, `Roots`, `TaskStart`, and types that implement `Inject`"
 )]
 pub trait Inject: Sized + Send {
     /// Whether the value asks the client mid-call ([`Elicit`](crate::Elicit),
@@ -154,6 +156,17 @@ impl<T: Send + Sync + 'static> Inject for State<T> {
 
     fn require(requirements: &mut Requirements) {
         requirements.state::<T>();
+    }
+}
+
+/// A tool that takes the caller needs one: a call that carries none (over stdio, or past no
+/// authentication layer) is refused, saying so, before the tool runs. A tool for any caller
+/// reads [`Context::auth`] instead.
+impl Inject for Auth {
+    fn inject(cx: &Context) -> Result<Self, ToolOutput> {
+        cx.auth().cloned().ok_or_else(|| {
+            ToolOutput::error("this tool needs an authenticated caller, and none reached it")
+        })
     }
 }
 

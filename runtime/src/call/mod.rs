@@ -3,6 +3,7 @@
 //! injectables, and the generated code's contract (`spec`). Each file imports only those above
 //! it in this list.
 
+pub(crate) mod auth;
 pub(crate) mod client;
 pub(crate) mod extensions;
 pub(crate) mod gate;
@@ -42,11 +43,12 @@ pub use ask::{
     Answer, AskError, Elicit, NoForm, Root, Roots, RootsChanged, Sample, SamplingMessage,
     SamplingRequest, SamplingResult,
 };
+pub use auth::Auth;
 pub use cancel::Cancellation;
 pub use client::ClientInfo;
 pub use completion::{Completing, Completion, IntoCompletion};
 pub use context::Context;
-pub use extensions::{Extensions, Subject};
+pub use extensions::Extensions;
 pub use inject::{Inject, Requirements};
 pub use log::Log;
 pub use progress::Progress;

@@ -9,8 +9,8 @@
 //!   is refused to any other: `-32021` naming the extension on 2026-07-28, `-32601` before (as
 //!   2025-11-25 says). On 2025-11-25 a `params.task` for a tool that never runs as one is
 //!   `-32601` too; on 2026-07-28 it is ignored, as SEP-2663 says.
-//! - A task belongs to the caller that created it: the [`Subject`] an authentication layer put
-//!   into the request's extensions, else (handshake era) its session; a 2026-07-28 request with
+//! - A task belongs to the caller that created it: the subject of the [`Auth`] an authentication
+//!   layer put into the request's extensions, else (handshake era) its session; a 2026-07-28 request with
 //!   neither has only the id, 128 random bits, to show.
 //! - A task is kept for its tool's `task_ttl_ms`, else the server's time to live, from its
 //!   creation; the request is answered only once the store has it, so that a `tasks/get` right
@@ -21,7 +21,7 @@ use std::time::Duration;
 
 use serde_json::Value;
 
-use crate::call::extensions::Subject;
+use crate::call::auth::Auth;
 use crate::call::record::{CallRecord, Escalate, TaskSlot};
 use crate::call::spec::TaskSupport;
 use crate::call::task::{Plan, TaskFuture, TaskRun};
@@ -53,8 +53,8 @@ pub(crate) fn missing_extension(what: &str) -> ProtocolError {
 impl Session {
     /// Who owns the tasks this request creates, and may see them.
     pub(crate) fn task_owner(&self, version: ProtocolVersion, scope: RequestScope<'_>) -> String {
-        if let Some(Subject(subject)) = scope.outlet.extensions().and_then(|e| e.get::<Subject>()) {
-            return format!("subject:{subject}");
+        if let Some(auth) = scope.outlet.extensions().and_then(|e| e.get::<Auth>()) {
+            return format!("subject:{}", auth.subject());
         }
         if version.has_tasks_extension() {
             return "anyone".to_owned();

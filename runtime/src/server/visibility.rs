@@ -8,6 +8,7 @@
 
 use std::sync::Arc;
 
+use crate::call::auth::Auth;
 use crate::call::outlet::Outlet;
 use crate::call::spec::{ItemInfo, ToolSpec};
 
@@ -26,6 +27,11 @@ impl<'a> Caller<'a> {
     /// claims or scopes) or by a test; `None` over stdio.
     pub fn extension<T: Send + Sync + 'static>(&self) -> Option<&'a T> {
         self.outlet.extensions()?.get::<T>()
+    }
+
+    /// The caller an authentication layer verified, if one did: its subject, scopes and claims.
+    pub fn auth(&self) -> Option<&'a Auth> {
+        self.extension::<Auth>()
     }
 }
 

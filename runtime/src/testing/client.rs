@@ -129,6 +129,13 @@ impl Client {
         self
     }
 
+    /// The same client, its requests from now on made by `caller`, as if an authentication
+    /// layer had verified it: what tools read with [`Context::auth`](crate::Context::auth) (or
+    /// take as `auth: Auth`), what visibility rules see, and who owns the tasks it creates.
+    pub fn caller(self, caller: crate::call::auth::Auth) -> Client {
+        self.extension(caller)
+    }
+
     /// The revision this client speaks.
     pub fn revision(&self) -> ProtocolVersion {
         self.conversation.revision()

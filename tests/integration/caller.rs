@@ -1,0 +1,91 @@
+//! The caller an authentication layer verified ([`Auth`]): what a tool, the visibility rule and
+//! tasks see of it, in every revision; over stdio (or past no layer) there is none.
+
+use serde_json::json;
+use toolwright::prelude::*;
+use toolwright::testing::Client;
+use toolwright::{Auth, ProtocolVersion};
+
+/// Says who called.
+#[mcp_tool(read_only)]
+fn whoami(auth: Auth) -> String {
+    format!("{} ({})", auth.subject(), auth.scopes().join(" "))
+}
+
+/// Greets whoever called, known or not.
+#[mcp_tool(read_only)]
+fn hello(ctx: &Context) -> String {
+    let name = ctx.auth().map_or("stranger", Auth::subject);
+    format!("hello {name}")
+}
+
+/// Writes a note.
+#[mcp_tool(tags("write"))]
+fn write_note(text: String) -> String {
+    format!("wrote {text}")
+}
+
+fn server() -> Server {
+    Server::new("callers", "1")
+        .tool::<whoami>()
+        .tool::<hello>()
+        .tool::<write_note>()
+        .visibility(|item, caller| {
+            !item.has_tag("write") || caller.auth().is_some_and(|a| a.has_scope("notes:write"))
+        })
+}
+
+fn names(client: &mut Client) -> Vec<String> {
+    let tools = client.list_tools().unwrap();
+    tools
+        .iter()
+        .map(|t| t["name"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+#[test]
+fn a_tool_sees_the_verified_caller_and_refuses_none_when_it_needs_one() {
+    for revision in ProtocolVersion::ALL {
+        let mut nobody = Client::connect(server(), revision).unwrap();
+        assert_eq!(
+            nobody.call("hello", json!({})).unwrap().text(),
+            "hello stranger"
+        );
+        let refused = nobody.call("whoami", json!({})).unwrap();
+        assert!(refused.is_error(), "{revision}");
+        assert_eq!(
+            refused.text(),
+            "this tool needs an authenticated caller, and none reached it"
+        );
+
+        let ada = Auth::new("ada").with_scopes(["notes:read"]);
+        let mut ada = Client::connect(server(), revision).unwrap().caller(ada);
+        assert_eq!(ada.call("hello", json!({})).unwrap().text(), "hello ada");
+        assert_eq!(
+            ada.call("whoami", json!({})).unwrap().text(),
+            "ada (notes:read)"
+        );
+    }
+}
+
+#[test]
+fn the_visibility_rule_sees_the_callers_scopes() {
+    for revision in ProtocolVersion::ALL {
+        let reader = Auth::new("ada").with_scopes(["notes:read"]);
+        let mut reader = Client::connect(server(), revision).unwrap().caller(reader);
+        assert_eq!(names(&mut reader), ["hello", "whoami"], "{revision}");
+        let unknown = reader.call("write_note", json!({"text": "x"})).unwrap_err();
+        assert_eq!(unknown.code, -32602, "a hidden tool is unknown");
+
+        let writer = Auth::new("grace").with_scopes(["notes:read", "notes:write"]);
+        let mut writer = Client::connect(server(), revision).unwrap().caller(writer);
+        assert_eq!(names(&mut writer), ["hello", "whoami", "write_note"]);
+        assert_eq!(
+            writer
+                .call("write_note", json!({"text": "x"}))
+                .unwrap()
+                .text(),
+            "wrote x"
+        );
+    }
+}
