@@ -41,6 +41,7 @@
 //! | `icon = "https://..."`, `icon(src = "...", mime_type = "...", sizes = "48x48", theme = "dark")` | icons (repeatable; sent from 2025-11-25 on) |
 //! | `meta = r#"{"com.example/key": 1}"#` | the tool's `_meta`, a JSON object (sent from 2025-06-18 on) |
 //! | `tags("admin", "billing")` | labels the server chooses tools by ([`Server::without_tags`], [`Server::visibility`]); not sent to clients |
+//! | `scopes("notes:write")` | OAuth scopes a caller must have been granted (its [`Auth`], which an authentication layer verified) to see and call the tool; anyone else, and every caller over stdio, finds no such tool. Prompts and resources take it too |
 //! | `ignore_unknown_arguments` | argument keys the schema does not list are dropped instead of refused, and the schema says so; `= false` keeps a tool strict on a server that ignores them ([`Server::ignore_unknown_arguments`]) |
 //! | `task = "optional"`, `task = "required"` | the tool runs as a task for a client that can follow one: the call is answered at once with a task the client polls, while the tool runs on (see [Tasks](#tasks)); `"required"` refuses other clients |
 //! | `task_ttl_ms = 3600000` | how long the tool's tasks are kept, from their creation (default: [`Server::task_ttl`]) |

@@ -89,3 +89,61 @@ fn the_visibility_rule_sees_the_callers_scopes() {
         );
     }
 }
+
+/// Deletes every note. Only for callers granted `notes:admin`.
+#[mcp_tool(destructive, scopes("notes:admin"))]
+fn purge() -> String {
+    "purged".into()
+}
+
+/// The audit trail, for auditors.
+#[mcp_prompt(scopes("audit"))]
+fn audit() -> String {
+    "Review the audit trail.".into()
+}
+
+/// The audit log, for auditors.
+#[mcp_resource("audit://log", scopes("audit"))]
+fn audit_log() -> String {
+    "nothing happened".into()
+}
+
+fn scoped() -> Server {
+    Server::new("scoped", "1")
+        .tool::<hello>()
+        .tool::<purge>()
+        .prompt::<audit>()
+        .resource::<audit_log>()
+}
+
+#[test]
+fn an_item_with_scopes_is_served_only_to_callers_granted_them() {
+    for revision in ProtocolVersion::ALL {
+        // No caller (stdio, or past no authentication layer): nothing that needs a scope.
+        let mut nobody = Client::connect(scoped(), revision).unwrap();
+        assert_eq!(names(&mut nobody), ["hello"], "{revision}");
+        assert_eq!(nobody.call("purge", json!({})).unwrap_err().code, -32602);
+        assert!(nobody.list_prompts().unwrap().is_empty());
+        assert!(nobody.list_resources().unwrap().is_empty());
+        assert!(nobody.read_resource("audit://log").is_err());
+
+        let auditor = Auth::new("ada").with_scopes(["audit"]);
+        let mut auditor = Client::connect(scoped(), revision).unwrap().caller(auditor);
+        assert_eq!(names(&mut auditor), ["hello"], "{revision}: not an admin");
+        assert_eq!(auditor.list_prompts().unwrap().len(), 1);
+        let read = auditor.read_resource("audit://log").unwrap();
+        assert_eq!(read["contents"][0]["text"], "nothing happened");
+
+        let admin = Auth::new("grace").with_scopes(["notes:admin", "audit"]);
+        let mut admin = Client::connect(scoped(), revision).unwrap().caller(admin);
+        assert_eq!(names(&mut admin), ["hello", "purge"]);
+        assert_eq!(admin.call("purge", json!({})).unwrap().text(), "purged");
+    }
+}
+
+#[test]
+fn lists_that_depend_on_scopes_are_cached_per_caller() {
+    let mut client = Client::new(scoped()).unwrap();
+    let listed = client.request("tools/list", json!({})).unwrap();
+    assert_eq!(listed["cacheScope"], "private");
+}

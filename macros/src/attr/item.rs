@@ -1,5 +1,6 @@
 //! The keys every kind of item takes (`#[mcp_tool]`, `#[mcp_prompt]`, `#[mcp_resource]`): its
-//! name, texts, icons, tags, `_meta` and the facade's path, read alike whatever the attribute.
+//! name, texts, icons, tags, scopes, `_meta` and the facade's path, read alike whatever the
+//! attribute.
 
 use proc_macro2::{Span, TokenStream};
 use syn::meta::ParseNestedMeta;
@@ -15,6 +16,7 @@ pub(crate) const TITLE: &str = "title";
 pub(crate) const ICON: &str = "icon";
 pub(crate) const META: &str = "meta";
 pub(crate) const TAGS: &str = "tags";
+pub(crate) const SCOPES: &str = "scopes";
 pub(crate) const CRATE: &str = "crate";
 
 const ICON_KEYS: &[&str] = &["src", "mime_type", "sizes", "theme"];
@@ -28,6 +30,8 @@ pub(crate) struct ItemAttributes {
     pub(crate) icons: Vec<Icon>,
     /// `tags("admin", ...)`: labels the server chooses items by.
     pub(crate) tags: Vec<syn::LitStr>,
+    /// `scopes("notes:write", ...)`: what a caller must have been granted to see and use it.
+    pub(crate) scopes: Vec<syn::LitStr>,
     /// An expression of type `&'static str`: the item's `_meta` as JSON.
     pub(crate) meta: Option<Expr>,
     /// `crate = path`: where generated code finds the facade.
@@ -57,6 +61,7 @@ pub(crate) fn item_key(
         DESCRIPTION => text(meta, key, &mut attributes.description),
         ICON => icon(meta).map(|icon| attributes.icons.push(icon)),
         TAGS => tags(meta, &mut attributes.tags),
+        SCOPES => scopes(meta, &mut attributes.scopes),
         META => expression(meta, key, &mut attributes.meta),
         CRATE => meta
             .value()
@@ -120,6 +125,39 @@ fn tags(meta: &ParseNestedMeta<'_>, tags: &mut Vec<syn::LitStr>) -> syn::Result<
             ));
         }
         tags.push(tag);
+    }
+    Ok(())
+}
+
+/// `scopes("a", "b")`: OAuth scope tokens (RFC 6749 §3.3: visible ASCII but `"` and `\\`, no
+/// spaces), none twice (across repeated `scopes(...)`).
+fn scopes(meta: &ParseNestedMeta<'_>, scopes: &mut Vec<syn::LitStr>) -> syn::Result<()> {
+    let usage =
+        "`scopes` expects a list of OAuth scopes, like `scopes(\"notes:read\", \"notes:write\")`";
+    for scope in strings(meta, usage)? {
+        let value = scope.value();
+        if value.is_empty() {
+            return Err(syn::Error::new(scope.span(), "a scope cannot be empty"));
+        }
+        if !value
+            .bytes()
+            .all(|b| matches!(b, 0x21 | 0x23..=0x5b | 0x5d..=0x7e))
+        {
+            return Err(syn::Error::new(
+                scope.span(),
+                format!(
+                    "invalid scope `{value}`; a scope is one or more visible ASCII characters, \
+                     without spaces, `\"` or `\\`"
+                ),
+            ));
+        }
+        if scopes.iter().any(|s| s.value() == value) {
+            return Err(syn::Error::new(
+                scope.span(),
+                format!("duplicate scope `{value}`"),
+            ));
+        }
+        scopes.push(scope);
     }
     Ok(())
 }

@@ -2,13 +2,13 @@
 
 use proc_macro2::TokenStream;
 
-use crate::attr::item::{CRATE, ICON, ItemAttributes, META, NAME, TAGS, TITLE, item_key};
+use crate::attr::item::{CRATE, ICON, ItemAttributes, META, NAME, SCOPES, TAGS, TITLE, item_key};
 use crate::attr::key::{DESCRIPTION, each_key, unknown};
 
 /// The attribute itself.
 pub(crate) const MCP_PROMPT: &str = "mcp_prompt";
 
-const PROMPT_KEYS: &[&str] = &[NAME, TITLE, DESCRIPTION, ICON, META, TAGS, CRATE];
+const PROMPT_KEYS: &[&str] = &[NAME, TITLE, DESCRIPTION, ICON, META, TAGS, SCOPES, CRATE];
 
 /// Parses the arguments of `#[mcp_prompt(...)]`, collecting every error.
 pub(crate) fn parse(tokens: TokenStream) -> syn::Result<ItemAttributes> {
@@ -35,7 +35,7 @@ mod tests {
             error.as_deref(),
             Some(
                 "unknown `mcp_prompt` attribute `read_only`; expected one of `name`, `title`, \
-                 `description`, `icon`, `meta`, `tags`, `crate`"
+                 `description`, `icon`, `meta`, `tags`, `scopes`, `crate`"
             )
         );
     }

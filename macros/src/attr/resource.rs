@@ -6,7 +6,9 @@ use syn::meta::ParseNestedMeta;
 use syn::parse::{ParseStream, Parser};
 use syn::{Expr, ExprLit, Lit, LitStr, Token};
 
-use crate::attr::item::{CRATE, ICON, ItemAttributes, META, NAME, TAGS, TITLE, item_key, strings};
+use crate::attr::item::{
+    CRATE, ICON, ItemAttributes, META, NAME, SCOPES, TAGS, TITLE, item_key, strings,
+};
 use crate::attr::key::{
     DESCRIPTION, Value, WithSpan, each_key, integer, set, string, unknown, value,
 };
@@ -36,6 +38,7 @@ const RESOURCE_KEYS: &[&str] = &[
     ICON,
     META,
     TAGS,
+    SCOPES,
     CRATE,
 ];
 
@@ -291,7 +294,7 @@ mod tests {
             [
                 "unknown `mcp_resource` attribute `mime_typ`; expected one of `name`, `title`, \
                  `description`, `mime_type`, `size`, `audience`, `priority`, `last_modified`, \
-                 `ttl_ms`, `cache`, `icon`, `meta`, `tags`, `crate`; did you mean `mime_type`?",
+                 `ttl_ms`, `cache`, `icon`, `meta`, `tags`, `scopes`, `crate`; did you mean `mime_type`?",
                 "`priority` expects a number from 0 to 1, like `priority = 0.5`",
                 "`size` expects a number of bytes, like `size = 1024`",
                 "unknown role `model`; a role is `user` or `assistant`",

@@ -5,7 +5,7 @@ use proc_macro2::TokenStream;
 use syn::Expr;
 
 use crate::attr::item::{
-    CRATE, ICON, ItemAttributes, META, NAME, TAGS, TITLE, expression, item_key,
+    CRATE, ICON, ItemAttributes, META, NAME, SCOPES, TAGS, TITLE, expression, item_key,
 };
 use crate::attr::key::{DESCRIPTION, WithSpan, each_key, flag, integer, set, string, unknown};
 
@@ -34,6 +34,7 @@ const TOOL_KEYS: &[&str] = &[
     META,
     INPUT_SCHEMA,
     TAGS,
+    SCOPES,
     IGNORE_UNKNOWN_ARGUMENTS,
     UNDOCUMENTED,
     TASK,
@@ -161,7 +162,7 @@ mod tests {
             vec![
                 "unknown `mcp_tool` attribute `nmae`; expected one of `name`, `title`, \
                  `description`, `read_only`, `destructive`, `idempotent`, `open_world`, `icon`, \
-                 `meta`, `input_schema`, `tags`, `ignore_unknown_arguments`, `undocumented`, \
+                 `meta`, `input_schema`, `tags`, `scopes`, `ignore_unknown_arguments`, `undocumented`, \
                  `task`, `task_ttl_ms`, `crate`; did you mean `name`?",
                 "`read_only` expects `true` or `false`, or no value",
                 "`title` expects a string or a constant `&str`, like `title = \"...\"`",

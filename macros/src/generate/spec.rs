@@ -37,6 +37,7 @@ pub(crate) fn shared_fields(
         }
     });
     let tags = &attributes.tags;
+    let scopes = &attributes.scopes;
     let meta = option(attributes.meta.as_ref());
     // Spanned at the function's name, so that a duplicate-name error points at the definition.
     let site = function.sig.ident.span();
@@ -50,6 +51,7 @@ pub(crate) fn shared_fields(
         requirements: __requirements,
         icons: &[#(#icons),*],
         tags: &[#(#tags),*],
+        scopes: &[#(#scopes),*],
         meta: #meta,
         file: #file,
         line: #line,

@@ -29,6 +29,8 @@ pub struct PromptSpec {
     pub icons: &'static [Icon],
     /// Labels the server chooses prompts by; not sent to clients.
     pub tags: &'static [&'static str],
+    /// What a caller must have been granted to see and use it (`scopes("...")`).
+    pub scopes: &'static [&'static str],
     /// The prompt's `_meta`, as a JSON object text (2025-06-18 on).
     pub meta: Option<&'static str>,
     /// The source file of the definition.
@@ -40,7 +42,7 @@ pub struct PromptSpec {
 impl PromptSpec {
     /// The prompt, as a visibility rule sees it.
     pub(crate) fn info(&'static self) -> ItemInfo {
-        ItemInfo::of(ItemKind::Prompt, self.name, None, self.tags)
+        ItemInfo::of(ItemKind::Prompt, self.name, None, self.tags, self.scopes)
     }
 
     /// `file:line` of the definition.

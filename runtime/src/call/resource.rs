@@ -47,6 +47,8 @@ pub struct ResourceSpec {
     pub icons: &'static [Icon],
     /// Labels the server chooses resources by; not sent to clients.
     pub tags: &'static [&'static str],
+    /// What a caller must have been granted to see and use it (`scopes("...")`).
+    pub scopes: &'static [&'static str],
     /// The resource's `_meta`, as a JSON object text (2025-06-18 on).
     pub meta: Option<&'static str>,
     /// The source file of the definition.
@@ -58,7 +60,13 @@ pub struct ResourceSpec {
 impl ResourceSpec {
     /// The resource, as a visibility rule sees it.
     pub(crate) fn info(&'static self) -> ItemInfo {
-        ItemInfo::of(ItemKind::Resource, self.name, Some(self.uri), self.tags)
+        ItemInfo::of(
+            ItemKind::Resource,
+            self.name,
+            Some(self.uri),
+            self.tags,
+            self.scopes,
+        )
     }
 
     /// `file:line` of the definition.

@@ -128,6 +128,8 @@ pub struct ToolSpec {
     pub icons: &'static [Icon],
     /// Labels the server chooses tools by (`tags("admin")`); not sent to clients.
     pub tags: &'static [&'static str],
+    /// What a caller must have been granted to see and call it (`scopes("notes:write")`).
+    pub scopes: &'static [&'static str],
     /// Whether argument keys the input schema does not list are ignored (`Some(true)`) or
     /// refused (`Some(false)`); `None` leaves it to the server
     /// ([`Server::ignore_unknown_arguments`](crate::Server::ignore_unknown_arguments)).
@@ -180,6 +182,7 @@ pub struct ItemInfo {
     name: &'static str,
     uri: Option<&'static str>,
     tags: &'static [&'static str],
+    scopes: &'static [&'static str],
 }
 
 /// A tool, as a visibility rule or a middleware sees it.
@@ -187,7 +190,7 @@ pub type ToolInfo = ItemInfo;
 
 impl ItemInfo {
     pub(crate) const fn new(spec: &'static ToolSpec) -> ItemInfo {
-        ItemInfo::of(ItemKind::Tool, spec.name, None, spec.tags)
+        ItemInfo::of(ItemKind::Tool, spec.name, None, spec.tags, spec.scopes)
     }
 
     pub(crate) const fn of(
@@ -195,12 +198,14 @@ impl ItemInfo {
         name: &'static str,
         uri: Option<&'static str>,
         tags: &'static [&'static str],
+        scopes: &'static [&'static str],
     ) -> ItemInfo {
         ItemInfo {
             kind,
             name,
             uri,
             tags,
+            scopes,
         }
     }
 
@@ -227,6 +232,11 @@ impl ItemInfo {
     /// Whether it has the tag.
     pub fn has_tag(&self, tag: &str) -> bool {
         self.tags.contains(&tag)
+    }
+
+    /// What a caller must have been granted to see and use it (`scopes("notes:write")`).
+    pub fn scopes(&self) -> &'static [&'static str] {
+        self.scopes
     }
 }
 

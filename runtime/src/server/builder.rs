@@ -4,6 +4,7 @@
 use std::any::TypeId;
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use tower_layer::Layer;
@@ -570,6 +571,7 @@ impl Server {
         let items = Items::new(items.collect(), &self.states)?;
         let page_size = self.page_size.unwrap_or(usize::MAX);
         let runs_tasks = served.iter().any(|t| t.spec.task != TaskSupport::Forbidden);
+        let scoped = served.iter().any(|t| !t.spec.scopes.is_empty());
         let tools = ToolSet::new(served, names, forms, self.order, page_size, self.options);
         let changing = self.served_by.is_some();
         let skills = match &self.skills {
@@ -577,6 +579,8 @@ impl Server {
             None => None,
         };
         let catalog = items.current();
+        let catalog_scoped = catalog.prompts.iter().any(|p| !p.spec.scopes.is_empty())
+            || catalog.resources.iter().any(|r| !r.spec.scopes.is_empty());
         let offer = Offer {
             changing,
             prompts: !catalog.prompts.is_empty(),
@@ -619,6 +623,7 @@ impl Server {
             skills,
             tasks: Arc::new(self.tasks),
             running: RunningTasks::default(),
+            scoped: AtomicBool::new(scoped || catalog_scoped),
         });
         for served_by in self.served_by.iter().chain(&self.updates) {
             served_by.attach(&engine);

@@ -3,6 +3,7 @@
 
 use std::borrow::Cow;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use serde_json::value::RawValue;
@@ -84,6 +85,8 @@ pub(crate) struct Engine {
     pub(crate) tasks: Arc<TaskBook>,
     /// The calls running here as tasks.
     pub(crate) running: RunningTasks,
+    /// Some tool, prompt or resource needs scopes: what is listed depends on the caller.
+    pub(crate) scoped: AtomicBool,
 }
 
 impl Engine {
@@ -94,9 +97,9 @@ impl Engine {
     pub(crate) fn cache(&self) -> Cache {
         Cache {
             ttl_ms: u64::try_from(self.cache_ttl.as_millis()).unwrap_or(u64::MAX),
-            cache_scope: match self.visibility {
-                None => "public",
-                Some(_) => "private",
+            cache_scope: match self.per_caller() {
+                false => "public",
+                true => "private",
             },
         }
     }
@@ -130,15 +133,29 @@ impl Engine {
         outlet: &Outlet,
     ) -> Option<Cow<'a, RawValue>> {
         let (meta, cache) = (&self.server_meta, self.cache());
-        match &self.visibility {
-            None => registry
+        match self.per_caller() {
+            false => registry
                 .page(version, cursor, meta, cache)
                 .map(Cow::Borrowed),
-            Some(rule) => {
-                let visible = |spec| visibility::allows(Some(rule), spec, outlet);
+            true => {
+                let rule = self.visibility.as_ref();
+                let visible = |spec| visibility::allows(rule, spec, outlet);
                 let page = registry.page_of(version, cursor, meta, cache, visible)?;
                 Some(Cow::Owned(page))
             }
+        }
+    }
+
+    /// Whether what is listed depends on the caller: a rule chooses per caller, or some item
+    /// needs scopes.
+    fn per_caller(&self) -> bool {
+        self.visibility.is_some() || self.scoped.load(Ordering::Relaxed)
+    }
+
+    /// An item needing `scopes` is served: from now on, lists are made per caller.
+    pub(crate) fn needs_scopes(&self, scopes: &[&str]) {
+        if !scopes.is_empty() {
+            self.scoped.store(true, Ordering::Relaxed);
         }
     }
 

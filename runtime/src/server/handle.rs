@@ -55,7 +55,10 @@ impl ServerHandle {
     /// Serves the tool of `#[mcp_tool] fn T` too. Its name must be free; its schemas are
     /// checked as at start-up.
     pub fn add_tool<T: Tool>(&self) -> Result<()> {
-        self.change(|engine| engine.tools.add(T::spec(), &engine.states))
+        self.change(|engine| {
+            engine.needs_scopes(T::spec().scopes);
+            engine.tools.add(T::spec(), &engine.states)
+        })
     }
 
     /// Stops serving the tool named `name` and forgets it.
@@ -80,9 +83,11 @@ impl ServerHandle {
         let engine = self.engine()?;
         if !engine.offer.prompts {
             return Err(Error::Setting(
-                "the server started without prompts, so it did not offer any; serve one from                  the start to add more later",
+                "the server started without prompts, so it did not offer any; serve one from \
+                 the start to add more later",
             ));
         }
+        engine.needs_scopes(P::spec().scopes);
         engine.items.add_prompt(P::spec(), &engine.states)?;
         engine.listeners.changed(List::Prompts);
         Ok(())
@@ -102,7 +107,8 @@ impl ServerHandle {
         let engine = self.engine()?;
         if !engine.offer.resources {
             return Err(Error::Setting(
-                "the server started without resources, so it did not offer any; serve one                  from the start to add more later",
+                "the server started without resources, so it did not offer any; serve one \
+                 from the start to add more later",
             ));
         }
         let template = R::spec().uri.contains('{');
@@ -112,6 +118,7 @@ impl ServerHandle {
                  completion; serve a template from the start to add more later",
             ));
         }
+        engine.needs_scopes(R::spec().scopes);
         engine.items.add_resource(R::spec(), &engine.states)?;
         engine.listeners.changed(List::Resources);
         Ok(())

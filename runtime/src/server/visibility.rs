@@ -1,5 +1,6 @@
-//! Which tools (prompts, resources) a caller sees: tools left out by tag when the server is built, and a rule asked
-//! per request, which hides tools from `tools/list` and refuses them in `tools/call` as unknown.
+//! Which tools (prompts, resources) a caller sees: tools left out by tag when the server is built;
+//! per request, those whose scopes the caller was not granted, and those a rule hides; each
+//! hidden from its list and refused as unknown.
 //!
 //! The rule sees the tool and the caller as the transport authenticated it (what an HTTP
 //! authentication layer put into the request's extensions), and nothing of the connection or
@@ -43,7 +44,14 @@ pub(crate) fn allows(rule: Option<&Rule>, spec: &'static ToolSpec, outlet: &Outl
     allows_item(rule, ItemInfo::new(spec), outlet)
 }
 
-/// Whether `rule` lets the caller of a request that came through `outlet` see `item`.
+/// Whether the caller of a request that came through `outlet` may see `item`: it was granted
+/// every scope the item needs (none over stdio, where no caller is verified: an item that needs
+/// one is not served there), and `rule` lets it.
 pub(crate) fn allows_item(rule: Option<&Rule>, item: ItemInfo, outlet: &Outlet) -> bool {
-    rule.is_none_or(|rule| rule(item, &Caller::new(outlet)))
+    let caller = Caller::new(outlet);
+    let granted = item.scopes().is_empty()
+        || caller
+            .auth()
+            .is_some_and(|auth| item.scopes().iter().all(|scope| auth.has_scope(scope)));
+    granted && rule.is_none_or(|rule| rule(item, &caller))
 }
