@@ -318,6 +318,15 @@ pub fn tool_names(list: &Value) -> Vec<&str> {
         .collect()
 }
 
+/// The names of the tools `client` lists (every page), in order.
+pub fn listed_names(client: &mut toolwright::testing::Client) -> Vec<String> {
+    let tools = client.list_tools().expect("a tool list");
+    let names = tools
+        .iter()
+        .map(|t| t["name"].as_str().expect("a tool name"));
+    names.map(str::to_owned).collect()
+}
+
 /// The tool called `name` in a `tools/list` response.
 pub fn tool<'a>(list: &'a Value, name: &str) -> &'a Value {
     list["result"]["tools"]

@@ -4,6 +4,8 @@
 use serde_json::json;
 use toolwright::prelude::*;
 use toolwright::testing::Client;
+
+use crate::common::listed_names;
 use toolwright::{Auth, ProtocolVersion};
 
 /// Says who called.
@@ -33,14 +35,6 @@ fn server() -> Server {
         .visibility(|item, caller| {
             !item.has_tag("write") || caller.auth().is_some_and(|a| a.has_scope("notes:write"))
         })
-}
-
-fn names(client: &mut Client) -> Vec<String> {
-    let tools = client.list_tools().unwrap();
-    tools
-        .iter()
-        .map(|t| t["name"].as_str().unwrap().to_owned())
-        .collect()
 }
 
 #[test]
@@ -73,13 +67,13 @@ fn the_visibility_rule_sees_the_callers_scopes() {
     for revision in ProtocolVersion::ALL {
         let reader = Auth::new("ada").with_scopes(["notes:read"]);
         let mut reader = Client::connect(server(), revision).unwrap().caller(reader);
-        assert_eq!(names(&mut reader), ["hello", "whoami"], "{revision}");
+        assert_eq!(listed_names(&mut reader), ["hello", "whoami"], "{revision}");
         let unknown = reader.call("write_note", json!({"text": "x"})).unwrap_err();
         assert_eq!(unknown.code, -32602, "a hidden tool is unknown");
 
         let writer = Auth::new("grace").with_scopes(["notes:read", "notes:write"]);
         let mut writer = Client::connect(server(), revision).unwrap().caller(writer);
-        assert_eq!(names(&mut writer), ["hello", "whoami", "write_note"]);
+        assert_eq!(listed_names(&mut writer), ["hello", "whoami", "write_note"]);
         assert_eq!(
             writer
                 .call("write_note", json!({"text": "x"}))
@@ -121,7 +115,7 @@ fn an_item_with_scopes_is_served_only_to_callers_granted_them() {
     for revision in ProtocolVersion::ALL {
         // No caller (stdio, or past no authentication layer): nothing that needs a scope.
         let mut nobody = Client::connect(scoped(), revision).unwrap();
-        assert_eq!(names(&mut nobody), ["hello"], "{revision}");
+        assert_eq!(listed_names(&mut nobody), ["hello"], "{revision}");
         assert_eq!(nobody.call("purge", json!({})).unwrap_err().code, -32602);
         assert!(nobody.list_prompts().unwrap().is_empty());
         assert!(nobody.list_resources().unwrap().is_empty());
@@ -129,14 +123,18 @@ fn an_item_with_scopes_is_served_only_to_callers_granted_them() {
 
         let auditor = Auth::new("ada").with_scopes(["audit"]);
         let mut auditor = Client::connect(scoped(), revision).unwrap().caller(auditor);
-        assert_eq!(names(&mut auditor), ["hello"], "{revision}: not an admin");
+        assert_eq!(
+            listed_names(&mut auditor),
+            ["hello"],
+            "{revision}: not an admin"
+        );
         assert_eq!(auditor.list_prompts().unwrap().len(), 1);
         let read = auditor.read_resource("audit://log").unwrap();
         assert_eq!(read["contents"][0]["text"], "nothing happened");
 
         let admin = Auth::new("grace").with_scopes(["notes:admin", "audit"]);
         let mut admin = Client::connect(scoped(), revision).unwrap().caller(admin);
-        assert_eq!(names(&mut admin), ["hello", "purge"]);
+        assert_eq!(listed_names(&mut admin), ["hello", "purge"]);
         assert_eq!(admin.call("purge", json!({})).unwrap().text(), "purged");
     }
 }

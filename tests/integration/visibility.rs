@@ -4,6 +4,8 @@
 use serde_json::json;
 use toolwright::prelude::*;
 use toolwright::testing::Client;
+
+use crate::common::listed_names;
 use toolwright::{ProtocolVersion, Server};
 
 /// Reads the catalogue.
@@ -30,14 +32,6 @@ fn hello() -> &'static str {
     "hello"
 }
 
-fn names(client: &mut Client) -> Vec<String> {
-    let tools = client.list_tools().unwrap();
-    tools
-        .iter()
-        .map(|t| t["name"].as_str().unwrap().to_owned())
-        .collect()
-}
-
 #[test]
 fn tools_with_a_tag_can_be_left_out_of_a_build() {
     let server = Server::new("shop", "1")
@@ -47,7 +41,7 @@ fn tools_with_a_tag_can_be_left_out_of_a_build() {
         .tool::<hello>()
         .without_tags(["experimental"]);
     let mut client = Client::new(server).unwrap();
-    assert_eq!(names(&mut client), ["browse", "hello", "reprice"]);
+    assert_eq!(listed_names(&mut client), ["browse", "hello", "reprice"]);
     let error = client.call("try_out", json!({})).unwrap_err();
     assert_eq!(error.message, "Unknown tool: try_out");
 }
@@ -67,7 +61,7 @@ fn a_rule_hides_tools_from_lists_and_calls_in_every_revision() {
         let mut client = Client::connect(server(), revision).unwrap();
         // Paged one tool at a time, over the tools the caller sees only.
         assert_eq!(
-            names(&mut client),
+            listed_names(&mut client),
             ["browse", "hello", "try_out"],
             "{revision}"
         );
@@ -125,7 +119,7 @@ fn an_in_process_caller_carries_extensions_to_the_rule_and_the_tool() {
     };
     for revision in ProtocolVersion::ALL {
         let mut anonymous = Client::connect(server(), revision).unwrap();
-        assert_eq!(names(&mut anonymous), ["whoami"], "{revision}");
+        assert_eq!(listed_names(&mut anonymous), ["whoami"], "{revision}");
         let called = anonymous.call("whoami", json!({})).unwrap();
         assert_eq!(called.text(), "anonymous", "{revision}");
 
@@ -134,7 +128,7 @@ fn an_in_process_caller_carries_extensions_to_the_rule_and_the_tool() {
             admin: true,
         };
         let mut ada = Client::connect(server(), revision).unwrap().extension(ada);
-        assert_eq!(names(&mut ada), ["reprice", "whoami"], "{revision}");
+        assert_eq!(listed_names(&mut ada), ["reprice", "whoami"], "{revision}");
         assert_eq!(ada.call("whoami", json!({})).unwrap().text(), "ada");
         assert_eq!(ada.call("reprice", json!({})).unwrap().text(), "repriced");
 
@@ -144,7 +138,7 @@ fn an_in_process_caller_carries_extensions_to_the_rule_and_the_tool() {
             admin: false,
         };
         let mut bob = ada.extension(bob);
-        assert_eq!(names(&mut bob), ["whoami"], "{revision}");
+        assert_eq!(listed_names(&mut bob), ["whoami"], "{revision}");
         let error = bob.call("reprice", json!({})).unwrap_err();
         assert_eq!(error.message, "Unknown tool: reprice", "{revision}");
     }
