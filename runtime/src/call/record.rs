@@ -4,7 +4,7 @@
 //! [`Context`](crate::Context), [`Progress`](crate::Progress), [`Log`](crate::Log) and
 //! [`Cancellation`](crate::Cancellation) are views of this record: a call allocates it once.
 
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 use serde_json::Value;
 use serde_json::value::RawValue;
@@ -94,19 +94,18 @@ impl CallRecord {
     /// that error, and the call is cancelled).
     pub(crate) async fn escalate(self: &Arc<Self>) -> Option<Arc<TaskRun>> {
         let slot = self.task.as_ref()?;
-        let _once = slot.escalating.lock().await;
-        if let Some(run) = slot.run.get() {
-            return run.clone();
-        }
-        let run = slot.opener.escalate(self).await;
-        match &run {
-            Some(run) => {
-                let record = Arc::clone(self);
-                tokio::spawn(Arc::clone(run).watch(move || record.gate.signal()));
+        let made = slot.run.get_or_init(|| async {
+            let run = slot.opener.escalate(self).await;
+            match &run {
+                Some(run) => {
+                    let record = Arc::clone(self);
+                    tokio::spawn(Arc::clone(run).watch(move || record.gate.signal()));
+                }
+                None => self.gate.signal(),
             }
-            None => self.gate.signal(),
-        }
-        slot.run.get_or_init(|| run).clone()
+            run
+        });
+        made.await.clone()
     }
 }
 
@@ -121,10 +120,8 @@ pub(crate) trait Escalate: Send + Sync {
 pub(crate) struct TaskSlot {
     plan: Plan,
     opener: Box<dyn Escalate>,
-    /// What escalating made: the task, or nothing (once it could not, it never will).
-    run: OnceLock<Option<Arc<TaskRun>>>,
-    /// Held while the call becomes one, so that it does so once.
-    escalating: tokio::sync::Mutex<()>,
+    /// What escalating made, once: the task, or nothing (once it could not, it never will).
+    run: tokio::sync::OnceCell<Option<Arc<TaskRun>>>,
 }
 
 impl TaskSlot {
@@ -132,8 +129,7 @@ impl TaskSlot {
         Box::new(TaskSlot {
             plan,
             opener,
-            run: OnceLock::new(),
-            escalating: tokio::sync::Mutex::new(()),
+            run: tokio::sync::OnceCell::new(),
         })
     }
 }

@@ -14,6 +14,11 @@ pub(crate) fn random_id() -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
+/// Whether `id` is one [`random_id`] could have made.
+pub(crate) fn is_random_id(id: &str) -> bool {
+    id.len() == 32 && id.bytes().all(|b| b.is_ascii_hexdigit())
+}
+
 /// A request id, compared by value.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub(crate) enum IdKey {
@@ -85,6 +90,9 @@ mod tests {
         let (a, b) = (random_id(), random_id());
         assert_eq!(a.len(), 32);
         assert!(a.bytes().all(|c| c.is_ascii_hexdigit()), "visible ASCII");
+        assert!(is_random_id(&a));
+        assert!(!is_random_id(&a[1..]));
+        assert!(!is_random_id(&"g".repeat(32)));
         assert_ne!(a, b);
     }
 

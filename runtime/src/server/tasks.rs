@@ -20,6 +20,7 @@ use serde_json::{Map, Value, json};
 use crate::call::outlet::{ClientReply, Peer};
 use crate::call::record::CallRecord;
 use crate::protocol::ProtocolVersion;
+use crate::protocol::id::is_random_id;
 use crate::protocol::jsonrpc::{self, ProtocolError};
 use crate::server::batch::Batch;
 use crate::server::calls::Request;
@@ -37,11 +38,6 @@ use crate::tools::render::Rendered;
 
 /// The `_meta` key that ties a 2025-11-25 message to its task.
 const RELATED_TASK: &str = "io.modelcontextprotocol/related-task";
-
-/// Whether `id` is one this server could have made: 32 hexadecimal digits.
-fn is_task_id(id: &str) -> bool {
-    id.len() == 32 && id.bytes().all(|b| b.is_ascii_hexdigit())
-}
 
 /// The error for a task this caller cannot see.
 fn unknown(id: &str) -> ProtocolError {
@@ -101,7 +97,7 @@ impl Session {
         };
         // An id this server could not have made is unknown before anything is looked up (or
         // watched) for it.
-        if !matches!(method, Method::List) && !is_task_id(&id) {
+        if !matches!(method, Method::List) && !is_random_id(&id) {
             return Err(unknown(&id));
         }
         let owner = self.task_owner(version, request.scope);

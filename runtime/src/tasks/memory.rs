@@ -49,6 +49,14 @@ impl State {
     fn live(&self, id: &str, now: Instant) -> Option<&Entry> {
         self.tasks.get(id).filter(|entry| entry.expires > now)
     }
+
+    /// Forgets the wakers whose watch is gone, and the ids nobody watches any more.
+    fn forget_unwatched(&mut self) {
+        self.wakers.retain(|_, wakers| {
+            wakers.retain(|waker| !waker.is_unwatched());
+            !wakers.is_empty()
+        });
+    }
 }
 
 fn ready<T: Send + 'static>(value: T) -> StoreFuture<'static, T> {
@@ -65,10 +73,7 @@ impl TaskStore for MemoryTaskStore {
         state.inserted += 1;
         if state.inserted.is_multiple_of(SWEEP_EVERY) {
             state.tasks.retain(|_, entry| entry.expires > now);
-            state.wakers.retain(|_, wakers| {
-                wakers.retain(|waker| !waker.is_unwatched());
-                !wakers.is_empty()
-            });
+            state.forget_unwatched();
         }
         let expires = now
             .checked_add(ttl)
@@ -112,10 +117,7 @@ impl TaskStore for MemoryTaskStore {
         let mut state = self.state();
         // Watches of tasks that ended here are forgotten as others come.
         if state.wakers.len() >= SWEEP_EVERY {
-            state.wakers.retain(|_, wakers| {
-                wakers.retain(|waker| !waker.is_unwatched());
-                !wakers.is_empty()
-            });
+            state.forget_unwatched();
         }
         let wakers = state.wakers.entry(id.to_owned()).or_default();
         wakers.retain(|waker| !waker.is_unwatched());

@@ -204,7 +204,7 @@ impl TaskRecord {
 
     /// Fails it if its replica stopped vouching for it.
     pub(crate) fn lapse(&mut self, now: u64) -> bool {
-        if self.status.is_terminal() || now <= self.lease_until {
+        if !self.lapsed(now) {
             return false;
         }
         let error = json!({"code": -32603, "message": LAPSED});
