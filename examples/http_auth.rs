@@ -1,93 +1,98 @@
-//! A remote MCP server behind a bearer-token check. An axum app mounts toolwright's endpoint at
-//! `/mcp` behind a middleware that verifies the token and puts the caller (an `Auth`) in the
-//! request's extensions; a tool reads the caller through `Context`, and the server shows the tools tagged
-//! `admin` to administrators only. TLS, CORS, rate limits and tracing are more layers of the
-//! same kind.
+//! A remote MCP server that is an OAuth 2.1 resource server. An axum app mounts toolwright's
+//! endpoint at `/mcp` behind toolwright's `Authorization` layer, which serves the Protected
+//! Resource Metadata, accepts only access tokens the authorization server issued for this
+//! server, and hands each caller to the tools as an `Auth`. Every request needs the scope
+//! `mcp:tools`; `clear_audit_log` needs `mcp:admin` too: a caller without it does not see it
+//! listed, and calling it by name gets 403 naming the scopes, so that the client can ask for
+//! them. TLS, CORS, rate limits and tracing are more layers of the same kind.
 //!
 //! ```sh
-//! MCP_TOKENS="s3cret=alice:admin,t0ken=bob" cargo run -p toolwright-tests --example http_auth --features http -- 127.0.0.1:8080
+//! MCP_ISSUER=https://auth.example.com MCP_RESOURCE=http://localhost:8080/mcp \
+//!   cargo run -p toolwright-tests --example http_auth --features oauth -- 127.0.0.1:8080
 //! ```
+//!
+//! - `MCP_ISSUER`: the authorization server (its metadata names its keys).
+//! - `MCP_RESOURCE`: this server's URI, as clients reach it and tokens name it (`aud`).
+//! - `MCP_INTROSPECTION=client_id:secret`: opaque tokens, checked by introspection as that
+//!   client, instead of JWTs; `MCP_INTROSPECTION_CACHE=60` (seconds) keeps answers that long.
+//! - `MCP_JWKS_REFETCH_FLOOR=30` (seconds): the least time between two fetches of the keys.
+//! - `MCP_GATEWAY_HEADER=x-jwt-payload`: a gateway in front checks the tokens and forwards their
+//!   claims in that header, which the server trusts instead.
 
-use std::collections::HashMap;
-use std::sync::Arc;
+use std::time::Duration;
 
 use axum::Router;
-use axum::extract::{Request, State};
-use axum::http::StatusCode;
-use axum::http::header::{AUTHORIZATION, WWW_AUTHENTICATE};
-use axum::middleware::{self, Next};
-use axum::response::{IntoResponse, Response};
+use axum::http::HeaderName;
+use toolwright::oauth::{Authorization, Introspection, Jwt};
 use toolwright::prelude::*;
 use toolwright::{Auth, Http, Server};
 
-/// Says who is calling, as the server authenticated them.
+/// Says who is calling, as the authorization server vouched for them.
 #[mcp_tool(read_only, open_world = false)]
-fn whoami(ctx: &Context) -> String {
-    match ctx.auth() {
-        Some(caller) => format!("you are {}", caller.subject()),
-        None => "you are anonymous".to_owned(),
-    }
+fn whoami(auth: Auth) -> String {
+    format!("you are {}", auth.subject())
 }
 
-/// Empties the audit log. Administrators only: nobody else sees or calls it.
-#[mcp_tool(destructive, idempotent, open_world = false, tags("admin"))]
-fn clear_audit_log() -> &'static str {
-    "the audit log is empty"
+/// Empties the audit log. Administrators only: callers granted `mcp:admin`.
+#[mcp_tool(destructive, idempotent, open_world = false, scopes("mcp:admin"))]
+fn clear_audit_log(auth: Auth) -> String {
+    format!("the audit log is empty ({} emptied it)", auth.subject())
 }
 
-/// The tokens the server accepts, and whose each is: the caller, with its scopes.
-type Tokens = Arc<HashMap<String, Auth>>;
-
-/// Lets a request through with a known bearer token, its caller in the extensions; answers
-/// 401 otherwise.
-async fn authenticate(State(tokens): State<Tokens>, mut request: Request, next: Next) -> Response {
-    let token = request
-        .headers()
-        .get(AUTHORIZATION)
-        .and_then(|value| value.to_str().ok())
-        .and_then(|value| value.strip_prefix("Bearer "));
-    match token.and_then(|token| tokens.get(token)) {
-        Some(caller) => {
-            request.extensions_mut().insert(caller.clone());
-            next.run(request).await
-        }
-        None => (
-            StatusCode::UNAUTHORIZED,
-            [(WWW_AUTHENTICATE, "Bearer")],
-            "a valid bearer token is required",
-        )
-            .into_response(),
-    }
+fn env(name: &str) -> Option<String> {
+    std::env::var(name).ok().filter(|v| !v.is_empty())
 }
 
-/// `token=name` pairs (`token=name:admin` for an administrator), comma-separated.
-fn tokens(spec: &str) -> Tokens {
-    let pairs = spec.split(',').filter_map(|pair| pair.split_once('='));
-    let users = pairs.map(|(token, user)| {
-        let caller = match user.trim().split_once(':') {
-            Some((name, role)) => Auth::new(name).with_scopes([role]),
-            None => Auth::new(user.trim()),
-        };
-        (token.trim().to_owned(), caller)
-    });
-    Arc::new(users.collect())
+/// Seconds (`30` or `30s`) in `name`, else `default`.
+fn seconds(name: &str, default: u64) -> Duration {
+    let value = env(name).and_then(|v| v.trim_end_matches('s').parse().ok());
+    Duration::from_secs(value.unwrap_or(default))
+}
+
+/// The authorization the environment describes.
+fn authorization() -> Result<Authorization, String> {
+    let issuer = env("MCP_ISSUER").ok_or("set MCP_ISSUER to the authorization server")?;
+    let resource = env("MCP_RESOURCE").ok_or("set MCP_RESOURCE to this server's URI")?;
+    let authorization = if let Some(header) = env("MCP_GATEWAY_HEADER") {
+        let header = HeaderName::try_from(header).map_err(|e| e.to_string())?;
+        Authorization::behind_gateway(&resource, &issuer, header)
+    } else if let Some(client) = env("MCP_INTROSPECTION") {
+        let (id, secret) = client
+            .split_once(':')
+            .ok_or("MCP_INTROSPECTION is client_id:secret")?;
+        let tokens = Introspection::new(&issuer, id, secret)
+            .cache_for(seconds("MCP_INTROSPECTION_CACHE", 60));
+        Authorization::new(&resource, tokens)
+    } else {
+        let tokens = Jwt::issuer(&issuer).refetch_floor(seconds("MCP_JWKS_REFETCH_FLOOR", 30));
+        Authorization::new(&resource, tokens)
+    };
+    Ok(authorization
+        .require_scopes(["mcp:tools"])
+        .resource_name("toolwright http_auth example"))
 }
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let addr = std::env::args().nth(1).unwrap_or("127.0.0.1:8080".into());
-    let tokens = tokens(&std::env::var("MCP_TOKENS").unwrap_or_default());
+    let addr: std::net::SocketAddr = std::env::args()
+        .nth(1)
+        .unwrap_or("127.0.0.1:8080".into())
+        .parse()?;
+    let authorization = authorization()?;
+    // A server on the local machine checks `Host` against DNS rebinding; one reached under a
+    // public name behind a proxy lets the proxy check it.
+    let http = match addr.ip().is_loopback() {
+        true => Http::new(),
+        false => Http::new().allow_any_host(),
+    };
     let endpoint = Server::new("http-auth", "1.0.0")
         .discover()
-        // The same tools for everyone, but those tagged `admin` for administrators only.
-        .visibility(|tool, caller| {
-            !tool.has_tag("admin") || caller.auth().is_some_and(|c| c.has_scope("admin"))
-        })
-        .http_service(Http::new())?;
+        .http_service(http)?;
+    // The layer answers the metadata's paths itself, so it wraps the router, fallback included.
     let app = Router::new()
         .route_service("/mcp", endpoint)
-        .layer(middleware::from_fn_with_state(tokens, authenticate));
-    let listener = tokio::net::TcpListener::bind(&addr).await?;
+        .layer(authorization);
+    let listener = tokio::net::TcpListener::bind(addr).await?;
     eprintln!("serving MCP at http://{}/mcp", listener.local_addr()?);
     axum::serve(listener, app)
         .with_graceful_shutdown(async {

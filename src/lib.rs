@@ -447,6 +447,11 @@ pub use toolwright_runtime::middleware;
 #[cfg(feature = "http")]
 pub use toolwright_runtime::{HTTP_PATH, Http, HttpService, ResponseBody, ServeHttp};
 
+/// This server as an OAuth 2.1 resource server: [`Authorization`](oauth::Authorization), and
+/// the token checks of feature `oauth` ([`Jwt`](oauth::Jwt), [`Introspection`](oauth::Introspection)).
+#[cfg(feature = "http")]
+pub use toolwright_runtime::oauth;
+
 #[cfg(feature = "redis")]
 pub use toolwright_runtime::RedisTaskStore;
 

@@ -58,4 +58,6 @@ pub use tools::{
     ResourceLink, Role, SchemaProfile, Structured, Text, ToolError, ToolOutput,
 };
 #[cfg(feature = "http")]
+pub use transport::http::oauth;
+#[cfg(feature = "http")]
 pub use transport::http::{Http, HttpService, PATH as HTTP_PATH, ResponseBody};

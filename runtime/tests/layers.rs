@@ -124,9 +124,20 @@ const RUNTIME: Folders = &[
         &[&["framing", "stdout", "memory"], &["stdio", "http"]],
     ),
     (
+        "transport/http/oauth",
+        &[
+            &["resource", "claims", "verifier", "bearer", "challenge"],
+            &["fetch", "authorization"],
+            &["keys", "front"],
+            &["jwt", "introspection", "layer"],
+        ],
+    ),
+    (
         "transport/http",
         &[
-            &["config", "headers", "stream"],
+            &["headers", "stream"],
+            &["oauth"],
+            &["config"],
             &["reply", "sessions"],
             &["endpoint"],
             &["stateless", "sessioned"],

@@ -4,6 +4,8 @@
 
 #[cfg(feature = "http")]
 pub mod http;
+#[cfg(feature = "oauth")]
+pub mod oauth;
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
@@ -35,6 +37,7 @@ pub fn example(name: &str) -> PathBuf {
         // this package's for the ones that need test-only crates.
         let features: Vec<&str> = [
             ("http", cfg!(feature = "http")),
+            ("oauth", cfg!(feature = "oauth")),
             ("testing", cfg!(feature = "testing")),
             ("opentelemetry", cfg!(feature = "opentelemetry")),
         ]

@@ -1,5 +1,5 @@
 //! The example servers over HTTP as their users run them: `serve --http ADDR` on every server
-//! binary, and the endpoint mounted in an axum app behind a bearer-token middleware.
+//! binary, and the endpoint mounted in an axum app behind toolwright's OAuth layer.
 #![cfg(all(feature = "http", unix))]
 
 use crate::common;
@@ -46,12 +46,30 @@ fn serve_http_takes_its_limits_from_the_command_line() {
     assert!(served.terminate().success());
 }
 
+/// The `http_auth` example against an authorization server: its metadata, its keys.
+#[cfg(feature = "oauth")]
+fn http_auth(authority: &common::oauth::FakeAs) -> Served {
+    let env = [
+        ("MCP_ISSUER", authority.issuer.as_str()),
+        ("MCP_RESOURCE", common::oauth::RESOURCE),
+    ];
+    Served::spawn("http_auth", &["127.0.0.1:0"], &env)
+}
+
+/// The example's layer serves the metadata, challenges a request without a token, and hands
+/// the caller of a valid one to the tool.
 #[test]
-fn a_bearer_token_layer_hands_the_caller_to_the_tool() {
-    let served = Served::spawn(
-        "http_auth",
-        &["127.0.0.1:0"],
-        &[("MCP_TOKENS", "s3cret=alice:admin,t0ken=bob")],
+#[cfg(feature = "oauth")]
+fn the_oauth_layer_hands_the_caller_to_the_tool() {
+    let authority = common::oauth::FakeAs::start();
+    let served = http_auth(&authority);
+    let metadata = Request::new("GET", served.addr)
+        .target("/.well-known/oauth-protected-resource/mcp")
+        .send();
+    assert_eq!(metadata.status, 200, "{}", metadata.text());
+    assert_eq!(
+        metadata.json()["authorization_servers"],
+        json!([authority.issuer])
     );
     let whoami = |token: Option<&str>| {
         let request = modern_call(served.addr, "whoami", json!({}));
@@ -61,30 +79,29 @@ fn a_bearer_token_layer_hands_the_caller_to_the_tool() {
         }
         .send()
     };
-    for (token, name) in [("s3cret", "alice"), ("t0ken", "bob")] {
-        let reply = whoami(Some(token));
-        assert_eq!(reply.status, 200, "{}", reply.text());
-        assert_eq!(
-            reply.json()["result"]["content"][0]["text"],
-            format!("you are {name}")
-        );
-    }
-    for refused in [None, Some("wrong")] {
-        let reply = whoami(refused);
-        assert_eq!(reply.status, 401);
-        assert_eq!(reply.header("www-authenticate"), Some("Bearer"));
-    }
+    let ada = authority.token("ada", "mcp:tools");
+    let reply = whoami(Some(&ada));
+    assert_eq!(reply.status, 200, "{}", reply.text());
+    assert_eq!(reply.json()["result"]["content"][0]["text"], "you are ada");
+    let refused = whoami(None);
+    assert_eq!(refused.status, 401);
+    assert_eq!(
+        refused.header("www-authenticate"),
+        Some(
+            "Bearer scope=\"mcp:tools\", resource_metadata=\"http://mcp.test/.well-known/oauth-protected-resource/mcp\""
+        )
+    );
+    assert_eq!(whoami(Some("forged")).status, 401);
 }
 
-/// Two tokens, two lists: the administrator sees and calls the `admin` tool; for anyone else
-/// it does not exist, in either era, whatever the session.
+/// Two tokens, two lists: the administrator sees and calls the tool that needs `mcp:admin`;
+/// anyone else does not see it, and gets 403 naming the scopes when calling it by name, in
+/// either era.
 #[test]
+#[cfg(feature = "oauth")]
 fn each_caller_sees_the_tools_their_token_allows() {
-    let served = Served::spawn(
-        "http_auth",
-        &["127.0.0.1:0"],
-        &[("MCP_TOKENS", "s3cret=alice:admin,t0ken=bob")],
-    );
+    let authority = common::oauth::FakeAs::start();
+    let served = http_auth(&authority);
     let bearer = |token: &str| format!("Bearer {token}");
     let names = |list: &serde_json::Value| -> Vec<String> {
         let tools = list["result"]["tools"].as_array().expect("a list").iter();
@@ -92,29 +109,33 @@ fn each_caller_sees_the_tools_their_token_allows() {
             .map(|t| t["name"].as_str().unwrap().to_owned())
             .collect()
     };
+    let admin = authority.token("root", "mcp:tools mcp:admin");
+    let user = authority.token("ada", "mcp:tools");
     for (token, expected) in [
-        ("s3cret", vec!["clear_audit_log", "whoami"]),
-        ("t0ken", vec!["whoami"]),
+        (&admin, vec!["clear_audit_log", "whoami"]),
+        (&user, vec!["whoami"]),
     ] {
         // 2026-07-28: each request stands alone.
         let list = common::http::modern(served.addr, 1, "tools/list", json!({}))
             .header("Authorization", &bearer(token))
             .send();
-        assert_eq!(names(&list.json()), expected, "{token}");
+        assert_eq!(names(&list.json()), expected);
         assert_eq!(list.json()["result"]["cacheScope"], "private");
         let call = modern_call(served.addr, "clear_audit_log", json!({}))
             .header("Authorization", &bearer(token))
             .send();
-        let call = call.json();
-        match token {
-            "s3cret" => assert_eq!(
-                call["result"]["content"][0]["text"],
-                "the audit log is empty"
-            ),
-            _ => {
-                assert_eq!(call["error"]["code"], -32602, "{call}");
-                assert_eq!(call["error"]["message"], "Unknown tool: clear_audit_log");
-            }
+        if token == &admin {
+            assert_eq!(
+                call.json()["result"]["content"][0]["text"],
+                "the audit log is empty (root emptied it)"
+            );
+        } else {
+            assert_eq!(call.status, 403, "{}", call.text());
+            let challenge = call.header("www-authenticate").unwrap();
+            assert!(
+                challenge.contains("scope=\"mcp:tools mcp:admin\""),
+                "{challenge}"
+            );
         }
 
         // A 2025-11-25 session: the same list.
@@ -142,6 +163,6 @@ fn each_caller_sees_the_tools_their_token_allows() {
                     .into_bytes(),
             )
             .send();
-        assert_eq!(names(&list.answer()), expected, "{token} in a session");
+        assert_eq!(names(&list.answer()), expected, "in a session");
     }
 }

@@ -28,6 +28,7 @@ mod item_requests;
 mod malformed;
 mod middleware;
 mod notes;
+mod oauth;
 mod prompts_resources;
 mod properties;
 mod protocol;

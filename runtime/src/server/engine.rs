@@ -9,17 +9,23 @@ use std::time::Duration;
 use serde_json::value::RawValue;
 
 use crate::call::ask::RootsChanged;
+#[cfg(feature = "http")]
+use crate::call::auth::Auth;
 use crate::call::outlet::Outlet;
 use crate::call::resource::ResourceSpec;
 use crate::call::spec::{ItemInfo, ToolSpec};
 use crate::call::state::States;
 use crate::protocol::ProtocolVersion;
 use crate::protocol::jsonrpc::ProtocolError;
+#[cfg(feature = "http")]
+use crate::protocol::params::Params;
 use crate::protocol::wire::{Cache, Offer, ServerInfo};
 use crate::resources::skills::load::Skills;
 use crate::run::inflight::{InFlight, RunningTasks};
 use crate::run::middleware::Chain;
 use crate::run::workers::Workers;
+#[cfg(feature = "http")]
+use crate::server::catalog::Reached;
 use crate::server::catalog::{Catalog, Items};
 use crate::server::listeners::{List, Listeners};
 use crate::server::registry::Registry;
@@ -194,6 +200,39 @@ impl Engine {
     /// Whether the caller of a request through `outlet` may see `item`.
     pub(crate) fn visible_item(&self, item: ItemInfo, outlet: &Outlet) -> bool {
         visibility::allows_item(self.visibility.as_ref(), item, outlet)
+    }
+
+    /// The scopes the item a request names needs, when its caller lacks one of them: the tool
+    /// of `tools/call`, the prompt of `prompts/get`, the resource of `resources/read` and
+    /// `resources/subscribe`. Asked before the request runs, so that an authorization layer
+    /// can answer 403 naming them; `None` for every other request.
+    #[cfg(feature = "http")]
+    pub(crate) fn unmet_scopes(
+        &self,
+        method: &str,
+        params: &Params<'_>,
+        auth: &Auth,
+    ) -> Option<&'static [&'static str]> {
+        if !self.scoped.load(Ordering::Relaxed) {
+            return None;
+        }
+        let scopes = match method {
+            "tools/call" => self.registry().find(params.name.as_deref()?)?.spec.scopes,
+            "prompts/get" => self
+                .catalog()
+                .prompt(params.name.as_deref()?)?
+                .spec
+                .info()
+                .scopes(),
+            "resources/read" | "resources/subscribe" => {
+                match self.catalog().reach(params.uri.as_deref()?, |_| true) {
+                    Reached::Resource(resource, _) => resource.spec.info().scopes(),
+                    _ => return None,
+                }
+            }
+            _ => return None,
+        };
+        scopes.iter().any(|s| !auth.has_scope(s)).then_some(scopes)
     }
 
     /// Whether the caller of a request through `outlet` may call the tool.

@@ -76,6 +76,9 @@ pub enum Error {
     },
     /// The folder of skills given to `Server::skills` cannot be served.
     Skills(String),
+    /// The `Authorization` given to the HTTP endpoint cannot
+    /// be used: its resource URI, its authorization servers or its scopes.
+    Authorization(String),
     /// Reading stdin or writing stdout failed, or the async runtime could not start.
     Io(std::io::Error),
 }
@@ -108,6 +111,7 @@ impl fmt::Display for Error {
             } => write!(f, "tool `{tool}` (at {location}): {problem}"),
             Error::ToolType { type_name, problem } => write!(f, "`{type_name}` {problem}"),
             Error::Setting(problem) => f.write_str(problem),
+            Error::Authorization(problem) => write!(f, "the authorization: {problem}"),
             Error::NotServing => f.write_str(
                 "the server is not running: a handle changes tools once its server is built",
             ),

@@ -2,6 +2,8 @@
 
 use std::time::Duration;
 
+use crate::transport::http::oauth::Authorization;
+
 /// The settings of the Streamable HTTP endpoint. The defaults are safe for a server on the
 /// local machine: only loopback hosts and origins, bounded bodies, headers and waits.
 ///
@@ -25,6 +27,7 @@ pub struct Http {
     pub(crate) session_idle: Duration,
     pub(crate) max_sessions: usize,
     pub(crate) keep_alive: Duration,
+    pub(crate) authorization: Option<Authorization>,
 }
 
 /// Which values of a header are accepted.
@@ -48,6 +51,7 @@ impl Default for Http {
             session_idle: Duration::from_secs(30 * 60),
             max_sessions: 16_384,
             keep_alive: Duration::from_secs(15),
+            authorization: None,
         }
     }
 }
@@ -148,6 +152,17 @@ impl Http {
     /// to 15 seconds.
     pub fn keep_alive(mut self, interval: Duration) -> Http {
         self.keep_alive = interval;
+        self
+    }
+}
+
+impl Http {
+    /// Makes the endpoint an OAuth 2.1 resource server: it serves the Protected Resource
+    /// Metadata, refuses requests without a valid token (401) or without the scopes they need
+    /// (403), and hands each caller to the tools as an [`Auth`](crate::Auth). See
+    /// [`Authorization`].
+    pub fn authorization(mut self, authorization: Authorization) -> Http {
+        self.authorization = Some(authorization);
         self
     }
 }

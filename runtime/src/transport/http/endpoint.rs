@@ -58,9 +58,13 @@ impl Endpoint {
         }
     }
 
-    /// DNS rebinding: a `Host` or `Origin` the server does not know is refused before anything
-    /// else happens.
-    pub(super) fn guard(&self, headers: &HeaderMap) -> Option<Response<ResponseBody>> {
+    /// DNS rebinding: a `Host` or `Origin` (when `origin` says) the server does not know is
+    /// refused before anything else happens.
+    pub(super) fn guard(
+        &self,
+        headers: &HeaderMap,
+        origin: bool,
+    ) -> Option<Response<ResponseBody>> {
         let header = |name| {
             headers
                 .get(name)
@@ -72,7 +76,7 @@ impl Endpoint {
             let message = format!("host `{host}` is not allowed");
             return Some(refusal(StatusCode::FORBIDDEN, None, message));
         }
-        if let Some(origin) = header(ORIGIN)
+        if let Some(origin) = header(ORIGIN).filter(|_| origin)
             && !self.http.origins.origin(origin)
         {
             let message = format!("origin `{origin}` is not allowed");

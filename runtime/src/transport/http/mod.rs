@@ -8,6 +8,7 @@
 mod config;
 mod endpoint;
 mod headers;
+pub mod oauth;
 mod reply;
 mod serve;
 mod service;
@@ -17,7 +18,6 @@ mod stateless;
 mod stream;
 
 pub use config::Http;
-pub use serve::PATH;
 pub(crate) use serve::shutdown_signal;
-pub use service::HttpService;
+pub use service::{HttpService, PATH};
 pub use stream::ResponseBody;

@@ -18,14 +18,11 @@ use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::server::graceful::GracefulShutdown;
 use tokio::net::TcpListener;
 
-use crate::server::{Result, Server};
+use crate::server::{Error, Result, Server};
 use crate::transport::http::config::Http;
 use crate::transport::http::reply::refusal;
-use crate::transport::http::service::HttpService;
+use crate::transport::http::service::{HttpService, PATH};
 use crate::transport::http::stream::ResponseBody;
-
-/// The path `serve_http` serves the endpoint at.
-pub const PATH: &str = "/mcp";
 
 /// How long connections may take to close once the server has stopped serving.
 const CLOSE_GRACE: Duration = Duration::from_secs(2);
@@ -48,6 +45,9 @@ impl Server {
     /// # }
     /// ```
     pub fn http_service(self, http: Http) -> Result<HttpService> {
+        if let Some(authorization) = &http.authorization {
+            authorization.check().map_err(Error::Authorization)?;
+        }
         Ok(HttpService::new(self.build()?, http))
     }
 
@@ -97,8 +97,8 @@ impl Server {
 }
 
 impl HttpService {
-    /// Serves the endpoint at `/mcp` on `listener` until `shutdown` completes (every other path
-    /// is 404).
+    /// Serves the endpoint at `/mcp` on `listener` until `shutdown` completes (and, with an
+    /// [`Authorization`](crate::oauth::Authorization), its metadata; every other path is 404).
     pub async fn serve(
         self,
         listener: TcpListener,
@@ -132,7 +132,7 @@ impl HttpService {
             let service = hyper::service::service_fn(move |request: Request<Incoming>| {
                 let endpoint = Arc::clone(&endpoint);
                 async move {
-                    if request.uri().path() != PATH {
+                    if !endpoint.serves(request.uri().path()) {
                         return Ok::<_, std::convert::Infallible>(not_found());
                     }
                     Ok(endpoint.handle(request).await)

@@ -20,14 +20,19 @@ use std::task::{Context, Poll};
 
 use http::{Method, Request, Response, StatusCode};
 
+use crate::call::auth::Auth;
 use crate::protocol::jsonrpc::{self, Message};
 use crate::server::engine::Engine;
 use crate::transport::http::config::Http;
 use crate::transport::http::endpoint::Endpoint;
+use crate::transport::http::oauth::Protected;
 use crate::transport::http::reply::{accepts, error, is_json, not_allowed, refusal};
 use crate::transport::http::sessioned::legacy_version_header;
 use crate::transport::http::stateless::claim;
 use crate::transport::http::stream::ResponseBody;
+
+/// The path `serve_http` serves the endpoint at.
+pub const PATH: &str = "/mcp";
 
 /// The MCP endpoint as a tower `Service`: mount it on a route of your own server (axum's
 /// `Router::route_service("/mcp", endpoint)`, or hyper directly), behind the layers you choose
@@ -76,15 +81,37 @@ impl Endpoint {
         // Tools run on the runtime that serves HTTP.
         self.engine.workers.adopt(tokio::runtime::Handle::current());
         self.start_sweeping();
-        if let Some(refused) = self.guard(request.headers()) {
+        // The metadata is for any web page to read: only its `Host` is checked.
+        let authorization = self.http.authorization.as_ref();
+        let metadata = authorization.is_some_and(|a| a.is_metadata_path(request.uri().path()));
+        if let Some(refused) = self.guard(request.headers(), !metadata) {
             return refused;
         }
+        let request = match authorization {
+            None => request,
+            Some(authorization) => {
+                let (mut parts, body) = request.into_parts();
+                if let Some(metadata) = authorization.metadata(&parts) {
+                    return metadata;
+                }
+                if let Some(refused) = authorization.admit(&mut parts).await {
+                    return refused;
+                }
+                Request::from_parts(parts, body)
+            }
+        };
         match *request.method() {
             Method::POST => self.post(request).await,
             Method::GET => self.get(request.headers()),
             Method::DELETE => self.delete(request.headers()),
             _ => not_allowed(),
         }
+    }
+
+    /// Whether a request for `path` is the endpoint's (when it serves on its own): the MCP
+    /// endpoint's path, or its metadata's.
+    pub(crate) fn serves(&self, path: &str) -> bool {
+        path == PATH || (self.http.authorization.as_ref()).is_some_and(|a| a.is_metadata_path(path))
     }
 
     async fn post<B>(self: &Arc<Self>, request: Request<B>) -> Response<ResponseBody>
@@ -114,6 +141,14 @@ impl Endpoint {
             Err(refused) => return refused,
         };
         let message = jsonrpc::classify(&body);
+        // An item the caller lacks scopes for: 403 naming them, so the client can ask for
+        // them (step-up), rather than the unknown item the caller is otherwise shown.
+        if let Message::Request { method, params, .. } = &message
+            && let Some(caller) = parts.extensions.get::<Auth>()
+            && let Some(scopes) = self.engine.unmet_scopes(method, params, caller)
+        {
+            return Protected::insufficient(parts.extensions.get::<Protected>(), scopes);
+        }
         let modern = match &message {
             Message::Request { params, .. } | Message::Notification { params, .. } => {
                 match claim(params) {

@@ -1,0 +1,198 @@
+//! [`Authorization`]: this server as an OAuth 2.1 resource server, in one value.
+
+use std::sync::Arc;
+
+use http::HeaderName;
+
+use crate::transport::http::oauth::resource::Resource;
+use crate::transport::http::oauth::verifier::TokenVerifier;
+
+/// This server as an OAuth 2.1 resource server: which tokens it accepts, the scopes every
+/// request needs, and what its Protected Resource Metadata (RFC 9728) says.
+///
+/// Give it to [`Http::authorization`](crate::Http::authorization) and the endpoint serves the
+/// metadata at `/.well-known/oauth-protected-resource` (with the resource's path appended,
+/// and at the root), answers a request without a valid token with 401 and a challenge that
+/// points at the metadata, one whose token lacks a scope with 403 `insufficient_scope` naming
+/// the scopes, and hands every other request's caller to the tools as an [`Auth`](crate::Auth).
+/// It is also a tower [`Layer`](tower_layer::Layer), to put in front of a service of your own.
+///
+/// ```no_run
+/// # #[cfg(feature = "oauth")]
+/// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// use toolwright_runtime::oauth::{Authorization, Jwt};
+/// use toolwright_runtime::{Http, Server};
+///
+/// let tokens = Jwt::issuer("https://auth.example.com");
+/// let auth = Authorization::new("https://mcp.example.com/mcp", tokens).require_scopes(["mcp:tools"]);
+/// Server::new("notes", "1.0.0")
+///     .discover()
+///     .serve_http_with("0.0.0.0:8080".parse()?, Http::new().authorization(auth), std::future::pending())?;
+/// # Ok(())
+/// # }
+/// # #[cfg(not(feature = "oauth"))]
+/// # fn main() {}
+/// ```
+#[derive(Clone)]
+pub struct Authorization {
+    pub(crate) inner: Arc<Settings>,
+}
+
+pub(crate) struct Settings {
+    /// The resource URI, or why it is not one (reported when the endpoint is made).
+    pub(crate) resource: Result<Resource, String>,
+    /// Where the metadata is, for the challenges.
+    pub(crate) metadata_url: Option<String>,
+    pub(crate) source: Source,
+    pub(crate) authorization_servers: Vec<String>,
+    pub(crate) required: Vec<String>,
+    pub(crate) scopes_supported: Option<Vec<String>>,
+    pub(crate) name: Option<String>,
+    pub(crate) documentation: Option<String>,
+}
+
+/// Where the caller of a request comes from.
+pub(crate) enum Source {
+    /// Its bearer token, checked here.
+    Tokens(Box<dyn TokenVerifier>),
+    /// A header a gateway in front of the server sets once it checked the token itself.
+    Gateway(HeaderName),
+}
+
+impl Authorization {
+    /// Accepts the tokens `verifier` accepts, issued for `resource`: the canonical URI of this
+    /// server's MCP endpoint (`https://mcp.example.com/mcp`), as clients reach it and as the
+    /// authorization server puts it in the tokens' audience.
+    pub fn new(resource: &str, verifier: impl TokenVerifier) -> Authorization {
+        let authorization_servers = vec![verifier.issuer().to_owned()];
+        Authorization::with_source(
+            resource,
+            Source::Tokens(Box::new(verifier)),
+            authorization_servers,
+        )
+    }
+
+    /// Trusts a gateway in front of the server that validates the tokens itself: it sends
+    /// each request it let through with the token's claims in the header `header`, as a JSON
+    /// object or the base64url of one (the form of Envoy's `forward_payload_header`). A
+    /// request without that header is answered as one without a token; the `Authorization`
+    /// header is not read.
+    ///
+    /// Use it only when nothing but the gateway can reach the server, and the gateway removes
+    /// the header from what clients send: whoever can set the header is whoever they say.
+    /// `authorization_server` is the issuer the gateway accepts tokens from, for the metadata.
+    pub fn behind_gateway(
+        resource: &str,
+        authorization_server: &str,
+        header: HeaderName,
+    ) -> Authorization {
+        let servers = vec![authorization_server.to_owned()];
+        Authorization::with_source(resource, Source::Gateway(header), servers)
+    }
+
+    fn with_source(resource: &str, source: Source, servers: Vec<String>) -> Authorization {
+        let resource = Resource::parse(resource);
+        Authorization {
+            inner: Arc::new(Settings {
+                metadata_url: resource.as_ref().ok().map(Resource::metadata_url),
+                resource,
+                source,
+                authorization_servers: servers,
+                required: Vec::new(),
+                scopes_supported: None,
+                name: None,
+                documentation: None,
+            }),
+        }
+    }
+
+    fn settings(&mut self) -> &mut Settings {
+        Arc::get_mut(&mut self.inner).expect("an Authorization is configured before it is shared")
+    }
+
+    /// Scopes every request needs, whatever it asks for (403 `insufficient_scope` without
+    /// them). Items may need more: `#[mcp_tool(scopes("notes:write"))]`. They are also the
+    /// `scopes_supported` of the metadata, unless [`Authorization::scopes_supported`] says
+    /// otherwise, and the `scope` of the 401 challenge: what a client asks for first.
+    pub fn require_scopes<I, S>(mut self, scopes: I) -> Authorization
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        let required = &mut self.settings().required;
+        for scope in scopes {
+            let scope = scope.into();
+            if !required.contains(&scope) {
+                required.push(scope);
+            }
+        }
+        self
+    }
+
+    /// The metadata's `scopes_supported`: the scopes a client should ask for to begin with.
+    /// The specification advises the least that makes the server useful, not every scope.
+    pub fn scopes_supported<I, S>(mut self, scopes: I) -> Authorization
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.settings().scopes_supported = Some(scopes.into_iter().map(Into::into).collect());
+        self
+    }
+
+    /// The metadata's `authorization_servers`, in place of the verifier's issuer (during a
+    /// migration, both).
+    pub fn authorization_servers<I, S>(mut self, issuers: I) -> Authorization
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.settings().authorization_servers = issuers.into_iter().map(Into::into).collect();
+        self
+    }
+
+    /// The metadata's `resource_name`, shown to people authorizing a client.
+    pub fn resource_name(mut self, name: impl Into<String>) -> Authorization {
+        self.settings().name = Some(name.into());
+        self
+    }
+
+    /// The metadata's `resource_documentation`: a page about this server, for developers.
+    pub fn resource_documentation(mut self, url: impl Into<String>) -> Authorization {
+        self.settings().documentation = Some(url.into());
+        self
+    }
+
+    /// The configuration's first mistake, if it has one.
+    pub(crate) fn check(&self) -> Result<(), String> {
+        let settings = &self.inner;
+        settings.resource.as_ref().map_err(Clone::clone)?;
+        if settings.authorization_servers.is_empty() {
+            return Err("the authorization needs at least one authorization server".to_owned());
+        }
+        let mut scopes = settings.required.iter();
+        if let Some(bad) = scopes.find(|s| !crate::call::auth::is_scope(s)) {
+            return Err(format!("`{bad}` is not a scope (RFC 6749 §3.3)"));
+        }
+        Ok(())
+    }
+}
+
+impl std::fmt::Debug for Authorization {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let settings = &self.inner;
+        f.debug_struct("Authorization")
+            .field("resource", &settings.resource)
+            .field("authorization_servers", &settings.authorization_servers)
+            .field("required", &settings.required)
+            .finish_non_exhaustive()
+    }
+}
+
+impl PartialEq for Authorization {
+    fn eq(&self, other: &Authorization) -> bool {
+        Arc::ptr_eq(&self.inner, &other.inner)
+    }
+}
+
+impl Eq for Authorization {}

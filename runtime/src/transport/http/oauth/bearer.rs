@@ -1,0 +1,91 @@
+//! The bearer token of a request (RFC 6750 §2.1), or why the request is malformed: tokens come
+//! in one `Authorization` header and nowhere else (the specification forbids the query string).
+
+use http::header::AUTHORIZATION;
+use http::request::Parts;
+
+/// The request's bearer token: `Ok(None)` when it presents none (no `Authorization`, or one of
+/// another scheme, which carries no bearer credentials); `Err` with the reason when the request
+/// is malformed.
+pub(crate) fn token(parts: &Parts) -> Result<Option<&str>, &'static str> {
+    let in_query = parts.uri.query().is_some_and(|query| {
+        query
+            .split('&')
+            .any(|pair| pair.split('=').next() == Some("access_token"))
+    });
+    if in_query {
+        return Err("tokens are not accepted in the query string; send `Authorization: Bearer`");
+    }
+    let mut values = parts.headers.get_all(AUTHORIZATION).iter();
+    let (Some(value), None) = (values.next(), values.next()) else {
+        return match parts.headers.contains_key(AUTHORIZATION) {
+            true => Err("the request has more than one `Authorization` header"),
+            false => Ok(None),
+        };
+    };
+    let value = value
+        .to_str()
+        .map_err(|_| "the `Authorization` header is not ASCII")?;
+    let (scheme, rest) = value.split_once(' ').unwrap_or((value, ""));
+    if !scheme.eq_ignore_ascii_case("bearer") {
+        return Ok(None);
+    }
+    let token = rest.trim_start_matches(' ');
+    if token.is_empty() {
+        return Err("`Authorization: Bearer` carries no token");
+    }
+    if !is_b64token(token) {
+        return Err("the bearer token has characters a token cannot have");
+    }
+    Ok(Some(token))
+}
+
+/// RFC 6750 §2.1: `1*( ALPHA / DIGIT / "-" / "." / "_" / "~" / "+" / "/" ) *"="`.
+fn is_b64token(token: &str) -> bool {
+    let body = token.trim_end_matches('=');
+    !body.is_empty()
+        && body
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"-._~+/".contains(&b))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parts(uri: &str, headers: &[&str]) -> Parts {
+        let mut request = http::Request::builder().uri(uri);
+        for value in headers {
+            request = request.header(AUTHORIZATION, *value);
+        }
+        request.body(()).unwrap().into_parts().0
+    }
+
+    #[test]
+    fn tokens() {
+        assert_eq!(
+            token(&parts("/mcp", &["Bearer abc.def-_~+/=="])),
+            Ok(Some("abc.def-_~+/=="))
+        );
+        assert_eq!(token(&parts("/mcp", &["bearer  abc"])), Ok(Some("abc")));
+        assert_eq!(token(&parts("/mcp", &[])), Ok(None));
+        assert_eq!(token(&parts("/mcp", &["Basic YTpi"])), Ok(None));
+        assert_eq!(token(&parts("/mcp?x=1", &["Bearer abc"])), Ok(Some("abc")));
+    }
+
+    #[test]
+    fn malformed() {
+        for (uri, headers) in [
+            ("/mcp", &["Bearer"][..]),
+            ("/mcp", &["Bearer "]),
+            ("/mcp", &["Bearer a b"]),
+            ("/mcp", &["Bearer a\"b"]),
+            ("/mcp", &["Bearer ==="]),
+            ("/mcp", &["Bearer a", "Bearer b"]),
+            ("/mcp?access_token=abc", &[]),
+            ("/mcp?x=1&access_token=abc", &["Bearer abc"]),
+        ] {
+            assert!(token(&parts(uri, headers)).is_err(), "{uri} {headers:?}");
+        }
+    }
+}
