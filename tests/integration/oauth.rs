@@ -27,10 +27,22 @@ fn clear_audit_log() -> &'static str {
     "the audit log is empty"
 }
 
+/// Drops the audit log, for the operators' own team only.
+#[mcp_tool(destructive, tags("ops"), scopes("mcp:admin"))]
+fn drop_audit_log() -> &'static str {
+    "the audit log is gone"
+}
+
+/// The tools, and a rule that shows `ops` tools to the `ops` team only (a `team` claim).
 fn server() -> Server {
     Server::new("protected", "1")
         .tool::<whoami>()
         .tool::<clear_audit_log>()
+        .tool::<drop_audit_log>()
+        .visibility(|item, caller| {
+            let team = caller.auth().and_then(|auth| auth.claim("team"));
+            !item.has_tag("ops") || team.is_some_and(|team| team == "ops")
+        })
 }
 
 fn protected(authorization: Authorization) -> Endpoint {
@@ -276,6 +288,24 @@ fn an_item_the_token_lacks_scopes_for_is_403_in_both_eras() {
         Some("insufficient_scope"),
         Some("mcp:tools mcp:admin"),
     );
+    // A tool the rule hides is unknown, whatever its scopes: no 403 tells that it exists.
+    let hidden = call(&endpoint, &user, "drop_audit_log");
+    assert_eq!(hidden.status, 200, "{}", hidden.text());
+    assert_eq!(
+        hidden.answer()["error"]["code"],
+        -32602,
+        "{}",
+        hidden.text()
+    );
+    let mut ops = authority.claims("oli", "mcp:tools");
+    ops["team"] = json!("ops");
+    let refused = call(&endpoint, &sign("k1", &ops), "drop_audit_log");
+    assert_refused(
+        &refused,
+        403,
+        Some("insufficient_scope"),
+        Some("mcp:tools mcp:admin"),
+    );
     assert_eq!(
         text(&call(&endpoint, &admin, "clear_audit_log")),
         "the audit log is empty"
@@ -304,6 +334,20 @@ fn an_item_the_token_lacks_scopes_for_is_403_in_both_eras() {
         Some("insufficient_scope"),
         Some("mcp:tools mcp:admin"),
     );
+    assert_eq!(
+        text(&in_session(&user, "whoami")),
+        "you are ada (mcp:tools)"
+    );
+    // The session is its opener's: to another caller it does not exist.
+    let bea = authority.token("bea", "mcp:tools");
+    let stolen = in_session(&bea, "whoami");
+    assert_eq!(stolen.status, 404, "{}", stolen.text());
+    let stream = Request::new("GET", endpoint.addr)
+        .header("Accept", "text/event-stream")
+        .session(&session, "2025-11-25");
+    assert_eq!(bearer(stream, &bea).send().status, 404);
+    let delete = Request::new("DELETE", endpoint.addr).session(&session, "2025-11-25");
+    assert_eq!(bearer(delete, &bea).send().status, 404);
     assert_eq!(
         text(&in_session(&user, "whoami")),
         "you are ada (mcp:tools)"
@@ -449,6 +493,14 @@ fn an_authorization_that_cannot_be_used_is_refused_when_the_endpoint_is_made() {
         let error = made.err().expect("refused").to_string();
         assert!(error.contains("resource URI"), "{error}");
     }
+    let plain = Authorization::new(RESOURCE, Jwt::issuer("http://auth.example"));
+    let error = plain.check().expect_err("refused");
+    assert!(error.contains("is not an `https` URL"), "{error}");
+    assert!(
+        Authorization::new(RESOURCE, Jwt::issuer("http://localhost:4100"))
+            .check()
+            .is_ok()
+    );
     let authorization = Authorization::new(RESOURCE, Jwt::issuer("https://auth.example"))
         .require_scopes(["two words"]);
     let made = server().http_service(Http::new().authorization(authorization));

@@ -52,6 +52,11 @@ impl Extensions {
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()
     }
+
+    /// The type map itself, as an HTTP request carries it.
+    pub(crate) fn as_http(&self) -> &http::Extensions {
+        &self.0
+    }
 }
 
 impl From<http::Extensions> for Extensions {

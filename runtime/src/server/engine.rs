@@ -9,8 +9,6 @@ use std::time::Duration;
 use serde_json::value::RawValue;
 
 use crate::call::ask::RootsChanged;
-#[cfg(feature = "http")]
-use crate::call::auth::Auth;
 use crate::call::outlet::Outlet;
 use crate::call::resource::ResourceSpec;
 use crate::call::spec::{ItemInfo, ToolSpec};
@@ -32,6 +30,8 @@ use crate::server::registry::Registry;
 use crate::server::request_state::Sealer;
 use crate::server::served_items::ServedPrompt;
 use crate::server::toolset::ToolSet;
+#[cfg(feature = "http")]
+use crate::server::visibility::Caller;
 use crate::server::visibility::{self, Rule};
 use crate::tasks::book::TaskBook;
 
@@ -202,37 +202,43 @@ impl Engine {
         visibility::allows_item(self.visibility.as_ref(), item, outlet)
     }
 
-    /// The scopes the item a request names needs, when its caller lacks one of them: the tool
-    /// of `tools/call`, the prompt of `prompts/get`, the resource of `resources/read` and
-    /// `resources/subscribe`. Asked before the request runs, so that an authorization layer
-    /// can answer 403 naming them; `None` for every other request.
+    /// The scopes the item a request names needs, when its verified caller lacks one of them
+    /// but may otherwise see it (the visibility rule lets it): the tool of `tools/call`, the
+    /// prompt of `prompts/get`, the resource of `resources/read` and `resources/subscribe`.
+    /// Asked before the request runs, so that an authorization layer can answer 403 naming
+    /// them; `None` for every other request, which goes on to be served (or refused) as usual.
     #[cfg(feature = "http")]
     pub(crate) fn unmet_scopes(
         &self,
         method: &str,
         params: &Params<'_>,
-        auth: &Auth,
+        extensions: &http::Extensions,
     ) -> Option<&'static [&'static str]> {
         if !self.scoped.load(Ordering::Relaxed) {
             return None;
         }
-        let scopes = match method {
-            "tools/call" => self.registry().find(params.name.as_deref()?)?.spec.scopes,
-            "prompts/get" => self
-                .catalog()
-                .prompt(params.name.as_deref()?)?
-                .spec
-                .info()
-                .scopes(),
+        let caller = Caller::of(extensions);
+        let auth = caller.auth()?;
+        let rule = |item: ItemInfo| {
+            self.visibility
+                .as_ref()
+                .is_none_or(|rule| rule(item, &caller))
+        };
+        let item = match method {
+            "tools/call" => ItemInfo::new(self.registry().find(params.name.as_deref()?)?.spec),
+            "prompts/get" => self.catalog().prompt(params.name.as_deref()?)?.spec.info(),
             "resources/read" | "resources/subscribe" => {
-                match self.catalog().reach(params.uri.as_deref()?, |_| true) {
-                    Reached::Resource(resource, _) => resource.spec.info().scopes(),
+                let catalog = self.catalog();
+                match catalog.reach(params.uri.as_deref()?, |r| rule(r.spec.info())) {
+                    Reached::Resource(resource, _) => resource.spec.info(),
                     _ => return None,
                 }
             }
             _ => return None,
         };
-        scopes.iter().any(|s| !auth.has_scope(s)).then_some(scopes)
+        let scopes = item.scopes();
+        let lacking = scopes.iter().any(|s| !auth.has_scope(s));
+        (lacking && rule(item)).then_some(scopes)
     }
 
     /// Whether the caller of a request through `outlet` may call the tool.

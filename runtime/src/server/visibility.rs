@@ -10,24 +10,34 @@
 use std::sync::Arc;
 
 use crate::call::auth::Auth;
+use crate::call::extensions::Extensions;
 use crate::call::outlet::Outlet;
 use crate::call::spec::{ItemInfo, ToolSpec};
 
 /// The caller of one request, as far as choosing its tools goes.
 pub struct Caller<'a> {
-    outlet: &'a Outlet,
+    extensions: Option<&'a http::Extensions>,
 }
 
 impl<'a> Caller<'a> {
     pub(crate) fn new(outlet: &'a Outlet) -> Caller<'a> {
-        Caller { outlet }
+        Caller {
+            extensions: outlet.extensions().map(Extensions::as_http),
+        }
+    }
+
+    /// The caller of an HTTP request, before it is dispatched.
+    pub(crate) fn of(extensions: &'a http::Extensions) -> Caller<'a> {
+        Caller {
+            extensions: Some(extensions),
+        }
     }
 
     /// A value the request carried in its [`Extensions`](crate::Extensions): put there by a
     /// layer in front of the HTTP endpoint (the caller an authentication layer verified, its
     /// claims or scopes) or by a test; `None` over stdio.
     pub fn extension<T: Send + Sync + 'static>(&self) -> Option<&'a T> {
-        self.outlet.extensions()?.get::<T>()
+        self.extensions?.get::<T>()
     }
 
     /// The caller an authentication layer verified, if one did: its subject, scopes and claims.

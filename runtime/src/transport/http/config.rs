@@ -161,6 +161,12 @@ impl Http {
     /// Metadata, refuses requests without a valid token (401) or without the scopes they need
     /// (403), and hands each caller to the tools as an [`Auth`](crate::Auth). See
     /// [`Authorization`].
+    ///
+    /// `serve_http` routes the metadata's paths to the endpoint. An endpoint mounted in a
+    /// router of your own answers them too, once they reach it: route
+    /// `/.well-known/oauth-protected-resource` and the path `Authorization::metadata_path`
+    /// gives to it as well (in axum, or make it the fallback service), or put the
+    /// `Authorization` layer around the router instead, which answers them itself.
     pub fn authorization(mut self, authorization: Authorization) -> Http {
         self.authorization = Some(authorization);
         self

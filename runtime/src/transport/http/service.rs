@@ -102,8 +102,8 @@ impl Endpoint {
         };
         match *request.method() {
             Method::POST => self.post(request).await,
-            Method::GET => self.get(request.headers()),
-            Method::DELETE => self.delete(request.headers()),
+            Method::GET => self.get(request.headers(), request.extensions().get::<Auth>()),
+            Method::DELETE => self.delete(request.headers(), request.extensions().get::<Auth>()),
             _ => not_allowed(),
         }
     }
@@ -144,8 +144,7 @@ impl Endpoint {
         // An item the caller lacks scopes for: 403 naming them, so the client can ask for
         // them (step-up), rather than the unknown item the caller is otherwise shown.
         if let Message::Request { method, params, .. } = &message
-            && let Some(caller) = parts.extensions.get::<Auth>()
-            && let Some(scopes) = self.engine.unmet_scopes(method, params, caller)
+            && let Some(scopes) = self.engine.unmet_scopes(method, params, &parts.extensions)
         {
             return Protected::insufficient(parts.extensions.get::<Protected>(), scopes);
         }

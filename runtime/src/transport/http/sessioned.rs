@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use http::{HeaderMap, HeaderValue, Response, StatusCode};
 
+use crate::call::auth::Auth;
 use crate::call::outlet::Outlet;
 use crate::protocol::jsonrpc::{Message, ProtocolError};
 use crate::protocol::params::PROTOCOL_VERSION;
@@ -33,15 +34,16 @@ impl Endpoint {
         let id_of = request_id;
         let initialize =
             matches!(&message, Message::Request { method, .. } if method == "initialize");
+        let caller = extensions.get::<Auth>();
         let session = match headers.get(SESSION_ID).and_then(|v| v.to_str().ok()) {
-            Some(id) => match self.sessions.get(id) {
+            Some(id) => match self.sessions.get(id, caller) {
                 Some(session) => session,
                 None => {
                     let text = "the session is unknown or has ended; send `initialize` again";
                     return refusal(StatusCode::NOT_FOUND, id_of(&message), text);
                 }
             },
-            None if initialize => match self.sessions.create(&self.engine) {
+            None if initialize => match self.sessions.create(&self.engine, caller) {
                 Ok(session) => session,
                 Err(_) => {
                     let text = "the server holds as many sessions as it may; retry later";
@@ -88,12 +90,12 @@ impl Endpoint {
     }
 
     /// GET: a session's stream of messages that belong to no request, or a stream resumed.
-    pub(super) fn get(&self, headers: &HeaderMap) -> Response<ResponseBody> {
+    pub(super) fn get(&self, headers: &HeaderMap, caller: Option<&Auth>) -> Response<ResponseBody> {
         if !accepts(headers).events {
             let message = "a GET stream needs `Accept: text/event-stream`";
             return refusal(StatusCode::NOT_ACCEPTABLE, None, message);
         }
-        let session = match self.session_of(headers) {
+        let session = match self.session_of(headers, caller) {
             Ok(session) => session,
             Err(refused) => return *refused,
         };
@@ -135,8 +137,12 @@ impl Endpoint {
     }
 
     /// DELETE: ends a session.
-    pub(super) fn delete(&self, headers: &HeaderMap) -> Response<ResponseBody> {
-        match self.session_of(headers) {
+    pub(super) fn delete(
+        &self,
+        headers: &HeaderMap,
+        caller: Option<&Auth>,
+    ) -> Response<ResponseBody> {
+        match self.session_of(headers, caller) {
             Ok(session) => {
                 self.sessions.remove(&session.id);
                 let mut response = Response::new(ResponseBody::empty());
@@ -151,11 +157,12 @@ impl Endpoint {
     fn session_of(
         &self,
         headers: &HeaderMap,
+        caller: Option<&Auth>,
     ) -> Result<Arc<HttpSession>, Box<Response<ResponseBody>>> {
         let Some(id) = headers.get(SESSION_ID).and_then(|v| v.to_str().ok()) else {
             return Err(Box::new(not_allowed()));
         };
-        self.sessions.get(id).ok_or_else(|| {
+        self.sessions.get(id, caller).ok_or_else(|| {
             let message = "the session is unknown or has ended";
             Box::new(refusal(StatusCode::NOT_FOUND, None, message))
         })

@@ -10,6 +10,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
+use crate::call::auth::Auth;
 use crate::call::outlet::Outlet;
 use crate::protocol::ProtocolVersion;
 use crate::protocol::id::random_id;
@@ -19,6 +20,9 @@ use crate::transport::http::stream::EventStream;
 
 pub(crate) struct HttpSession {
     pub(crate) id: String,
+    /// The subject of the verified caller that opened it, if one did: no other caller may use
+    /// it (it is unknown to them), so that a leaked id is not a way in.
+    owner: Option<String>,
     pub(crate) session: Session,
     last_seen: Mutex<Instant>,
     next_stream: AtomicU64,
@@ -61,10 +65,15 @@ impl Sessions {
         self.map.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// A new session with a fresh id, unless the server holds as many as it may.
-    pub(crate) fn create(&self, engine: &Arc<Engine>) -> Result<Arc<HttpSession>, Full> {
+    /// A new session with a fresh id for `owner`, unless the server holds as many as it may.
+    pub(crate) fn create(
+        &self,
+        engine: &Arc<Engine>,
+        owner: Option<&Auth>,
+    ) -> Result<Arc<HttpSession>, Full> {
         let session = Arc::new(HttpSession {
             id: random_id(),
+            owner: owner.map(|auth| auth.subject().to_owned()),
             session: Session::new(Arc::clone(engine)),
             last_seen: Mutex::new(Instant::now()),
             next_stream: AtomicU64::new(1),
@@ -78,9 +87,13 @@ impl Sessions {
         Ok(session)
     }
 
-    /// The live session named `id`, marked as used now.
-    pub(crate) fn get(&self, id: &str) -> Option<Arc<HttpSession>> {
+    /// The live session named `id`, marked as used now; none when a verified caller opened it
+    /// and `caller` is not that caller.
+    pub(crate) fn get(&self, id: &str, caller: Option<&Auth>) -> Option<Arc<HttpSession>> {
         let session = self.map().get(id).cloned()?;
+        if session.owner.is_some() && session.owner.as_deref() != caller.map(Auth::subject) {
+            return None;
+        }
         if session.is_idle(self.idle) {
             self.remove(id);
             return None;

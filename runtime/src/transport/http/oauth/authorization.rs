@@ -38,6 +38,7 @@ pub struct Authorization {
     pub(crate) inner: Arc<Settings>,
 }
 
+#[derive(Clone)]
 pub(crate) struct Settings {
     /// The resource URI, or why it is not one (reported when the endpoint is made).
     pub(crate) resource: Result<Resource, String>,
@@ -52,9 +53,10 @@ pub(crate) struct Settings {
 }
 
 /// Where the caller of a request comes from.
+#[derive(Clone)]
 pub(crate) enum Source {
     /// Its bearer token, checked here.
-    Tokens(Box<dyn TokenVerifier>),
+    Tokens(Arc<dyn TokenVerifier>),
     /// A header a gateway in front of the server sets once it checked the token itself.
     Gateway(HeaderName),
 }
@@ -67,7 +69,7 @@ impl Authorization {
         let authorization_servers = vec![verifier.issuer().to_owned()];
         Authorization::with_source(
             resource,
-            Source::Tokens(Box::new(verifier)),
+            Source::Tokens(Arc::new(verifier)),
             authorization_servers,
         )
     }
@@ -107,7 +109,7 @@ impl Authorization {
     }
 
     fn settings(&mut self) -> &mut Settings {
-        Arc::get_mut(&mut self.inner).expect("an Authorization is configured before it is shared")
+        Arc::make_mut(&mut self.inner)
     }
 
     /// Scopes every request needs, whatever it asks for (403 `insufficient_scope` without
@@ -163,12 +165,25 @@ impl Authorization {
         self
     }
 
-    /// The configuration's first mistake, if it has one.
-    pub(crate) fn check(&self) -> Result<(), String> {
+    /// The configuration's first mistake, if it has one: a resource that is not an absolute
+    /// `https` (or `http`) URI without a query or fragment, no authorization server or one that
+    /// is not `https` (plain `http` only on a loopback host, for tests), a required scope that
+    /// is not one. [`Http::authorization`](crate::Http::authorization) reports it when the
+    /// endpoint is made, and the layer panics on it; call this to report it your own way first.
+    pub fn check(&self) -> Result<(), String> {
         let settings = &self.inner;
         settings.resource.as_ref().map_err(Clone::clone)?;
         if settings.authorization_servers.is_empty() {
             return Err("the authorization needs at least one authorization server".to_owned());
+        }
+        if let Some(bad) = settings
+            .authorization_servers
+            .iter()
+            .find(|s| !is_secure(s))
+        {
+            return Err(format!(
+                "the authorization server `{bad}` is not an `https` URL (`http` only on a loopback host)"
+            ));
         }
         let mut scopes = settings.required.iter();
         if let Some(bad) = scopes.find(|s| !crate::call::auth::is_scope(s)) {
@@ -196,3 +211,17 @@ impl PartialEq for Authorization {
 }
 
 impl Eq for Authorization {}
+
+/// Whether `url` is `https://…`, or `http://` on a loopback host.
+fn is_secure(url: &str) -> bool {
+    let Ok(uri) = url.parse::<http::Uri>() else {
+        return false;
+    };
+    match (uri.scheme_str(), uri.host()) {
+        (Some("https"), Some(_)) => true,
+        (Some("http"), Some(host)) => {
+            matches!(host, "localhost" | "127.0.0.1" | "[::1]" | "::1")
+        }
+        _ => false,
+    }
+}

@@ -54,7 +54,11 @@ impl Refusal {
                     scopes.join(" ")
                 )),
             )),
-            Refusal::Unavailable(reason) => Some(("temporarily_unavailable", clean(reason))),
+            // The reason (which server, which URL) is for the log, not for anyone who asks.
+            Refusal::Unavailable(_) => Some((
+                "temporarily_unavailable",
+                "the token could not be checked now; try again later".to_owned(),
+            )),
         }
     }
 

@@ -14,13 +14,17 @@ const MAX_DOCUMENT: usize = 1 << 20;
 
 /// The HTTP client of the verifiers: redirects not followed (the issuer is configuration, and
 /// so is everything fetched), proxies from the environment, the platform's certificates.
+///
+/// # Panics
+///
+/// When TLS cannot be set up at all, as the verifier is made: nothing could be checked.
 pub(crate) fn client() -> reqwest::Client {
     reqwest::Client::builder()
         .redirect(reqwest::redirect::Policy::none())
         .timeout(TIMEOUT)
         .user_agent(concat!("toolwright/", env!("CARGO_PKG_VERSION")))
         .build()
-        .unwrap_or_default()
+        .expect("the HTTP client of the token checks could not be made (no TLS backend)")
 }
 
 /// A JSON object the response carries, with its `Cache-Control` `max-age` if it has one.

@@ -24,6 +24,14 @@ use crate::transport::http::stream::ResponseBody;
 pub(crate) struct Protected(Arc<Settings>);
 
 impl Authorization {
+    /// Where the metadata is served, below the resource's origin
+    /// (`/.well-known/oauth-protected-resource/mcp`); it is also served at the root form,
+    /// `/.well-known/oauth-protected-resource`. `None` when the resource is not a URI.
+    pub fn metadata_path(&self) -> Option<&str> {
+        let resource = self.inner.resource.as_ref().ok()?;
+        Some(&resource.metadata_path)
+    }
+
     /// Whether `path` is one of the metadata's.
     pub(crate) fn is_metadata_path(&self, path: &str) -> bool {
         self.inner

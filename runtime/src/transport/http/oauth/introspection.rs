@@ -41,8 +41,11 @@ pub struct Introspection {
     cache_for: Duration,
     client: reqwest::Client,
     found_endpoint: tokio::sync::OnceCell<String>,
-    cache: Mutex<HashMap<[u8; 32], (Auth, Instant)>>,
+    cache: Mutex<HashMap<[u8; 32], (Answer, Instant)>>,
 }
+
+/// What the authorization server said of a token: its caller, or why it is not valid.
+type Answer = Result<Auth, String>;
 
 impl Introspection {
     /// Asks `issuer`'s introspection endpoint (from its metadata), as the client `client_id`.
@@ -69,17 +72,40 @@ impl Introspection {
         self
     }
 
-    /// The longest an answer is kept (zero: never kept, every request asks).
+    /// The longest an answer is kept (zero: never kept, every request asks), at most a day.
+    /// A refusal is kept as long: a token that is not valid does not become valid, and
+    /// made-up tokens then cost the authorization server one question each, not one per
+    /// request.
     pub fn cache_for(mut self, time: Duration) -> Introspection {
-        self.cache_for = time;
+        self.cache_for = time.min(Duration::from_secs(24 * 3600));
         self
     }
 
     async fn check(&self, token: &str, resource: &str) -> Result<Auth, TokenError> {
         let digest: [u8; 32] = Sha256::digest(token.as_bytes()).into();
-        if let Some(caller) = self.cached(&digest) {
-            return Ok(caller);
+        if let Some(answer) = self.cached(&digest) {
+            return answer.map_err(TokenError::Invalid);
         }
+        match self.ask(token, resource).await {
+            Ok((caller, lifetime)) => {
+                let keep = lifetime.map_or(self.cache_for, |l| l.min(self.cache_for));
+                self.keep(digest, Ok(caller.clone()), keep);
+                Ok(caller)
+            }
+            Err(TokenError::Invalid(reason)) => {
+                self.keep(digest, Err(reason.clone()), self.cache_for);
+                Err(TokenError::Invalid(reason))
+            }
+            Err(unavailable) => Err(unavailable),
+        }
+    }
+
+    /// What the authorization server says of `token`, and how long that holds.
+    async fn ask(
+        &self,
+        token: &str,
+        resource: &str,
+    ) -> Result<(Auth, Option<Duration>), TokenError> {
         let endpoint = self
             .found_endpoint
             .get_or_try_init(|| self.find_endpoint())
@@ -95,7 +121,6 @@ impl Introspection {
             .await
             .map_err(|e| fetch::unavailable(what, &e))?;
         let status = response.status();
-        let (mut answer, _) = fetch::object(response, what).await?;
         if status == reqwest::StatusCode::BAD_REQUEST {
             // `unsupported_token_type` and the like: a token it does not know how to describe.
             return Err(TokenError::invalid(
@@ -106,6 +131,7 @@ impl Introspection {
             let status = status.as_u16();
             return Err(TokenError::unavailable(format!("{what} answered {status}")));
         }
+        let (mut answer, _) = fetch::object(response, what).await?;
         if answer.remove("active") != Some(Value::Bool(true)) {
             return Err(TokenError::invalid(
                 "the token is not active (expired, revoked or unknown)",
@@ -130,9 +156,7 @@ impl Introspection {
         check_audience(&answer, resource).map_err(TokenError::invalid)?;
         let lifetime = number("exp").map(|exp| Duration::from_secs(exp.saturating_sub(now)));
         let caller = claims::caller(answer).map_err(TokenError::Invalid)?;
-        let keep = lifetime.map_or(self.cache_for, |l| l.min(self.cache_for));
-        self.keep(digest, &caller, keep);
-        Ok(caller)
+        Ok((caller, lifetime))
     }
 
     async fn find_endpoint(&self) -> Result<String, TokenError> {
@@ -151,16 +175,16 @@ impl Introspection {
         }
     }
 
-    fn cached(&self, digest: &[u8; 32]) -> Option<Auth> {
+    fn cached(&self, digest: &[u8; 32]) -> Option<Answer> {
         let cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
-        let (caller, until) = cache.get(digest)?;
-        (Instant::now() < *until).then(|| caller.clone())
+        let (answer, until) = cache.get(digest)?;
+        (Instant::now() < *until).then(|| answer.clone())
     }
 
-    fn keep(&self, digest: [u8; 32], caller: &Auth, time: Duration) {
-        if time.is_zero() {
+    fn keep(&self, digest: [u8; 32], answer: Answer, time: Duration) {
+        let Some(until) = Instant::now().checked_add(time).filter(|_| !time.is_zero()) else {
             return;
-        }
+        };
         let mut cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
         let now = Instant::now();
         if cache.len() >= MAX_CACHED {
@@ -175,7 +199,7 @@ impl Introspection {
                 cache.remove(&oldest);
             }
         }
-        cache.insert(digest, (caller.clone(), now + time));
+        cache.insert(digest, (answer, until));
     }
 }
 

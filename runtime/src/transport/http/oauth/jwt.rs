@@ -107,6 +107,9 @@ impl Jwt {
     /// tokens spell it (`https://auth.example.com`). By default: RS256, PS256, ES256 and
     /// EdDSA, a leeway of one minute, keys fetched again at most every 30 seconds.
     pub fn issuer(issuer: impl Into<String>) -> Jwt {
+        // A program that also links jsonwebtoken's other backend would otherwise have no
+        // default, and every check would panic; a provider already installed stays.
+        let _ = jsonwebtoken::crypto::aws_lc::DEFAULT_PROVIDER.install_default();
         Jwt {
             keys: Keys::new(issuer.into()),
             algorithms: vec![
@@ -126,9 +129,12 @@ impl Jwt {
         self
     }
 
-    /// The algorithms accepted (none but these).
+    /// The algorithms accepted (none but these; none at all leaves the defaults).
     pub fn algorithms(mut self, algorithms: impl IntoIterator<Item = Algorithm>) -> Jwt {
-        self.algorithms = algorithms.into_iter().collect();
+        let algorithms: Vec<Algorithm> = algorithms.into_iter().collect();
+        if !algorithms.is_empty() {
+            self.algorithms = algorithms;
+        }
         self
     }
 
@@ -141,9 +147,9 @@ impl Jwt {
 
     /// The least time between two fetches of the keys that a token naming an unknown key
     /// causes: tokens made up with random `kid`s do not make the server hammer the
-    /// authorization server.
+    /// authorization server. At most an hour.
     pub fn refetch_floor(mut self, floor: Duration) -> Jwt {
-        self.keys.floor = floor;
+        self.keys.floor = floor.min(Duration::from_secs(3600));
         self
     }
 

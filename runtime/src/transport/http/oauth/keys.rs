@@ -9,13 +9,15 @@ use std::time::{Duration, Instant};
 use jsonwebtoken::DecodingKey;
 use jsonwebtoken::jwk::Jwk;
 use serde_json::Value;
+use tokio::sync::MutexGuard;
 
 use crate::transport::http::oauth::fetch;
 use crate::transport::http::oauth::verifier::TokenError;
 
 /// How long keys are kept when the server does not say.
 const DEFAULT_FRESHNESS: Duration = Duration::from_secs(600);
-/// The longest keys are kept, whatever the server says.
+/// The longest keys are kept, whatever the server says, and the longest they are still used
+/// while the server cannot be reached.
 const MAX_FRESHNESS: Duration = Duration::from_secs(24 * 3600);
 
 /// A signing key of the authorization server.
@@ -35,12 +37,14 @@ pub(crate) struct Keys {
     fetching: tokio::sync::Mutex<()>,
 }
 
-/// What the cache holds: the keys, when they were last asked for, until when they are fresh,
-/// and why the last fetch failed if it did.
+/// What the cache holds: the keys, when they were last asked for and last read, until when
+/// they are fresh, and why the last fetch failed if it did.
 #[derive(Default)]
 struct State {
     keys: Vec<Arc<Key>>,
     asked: Option<Instant>,
+    /// When the keys were last read.
+    fetched: Option<Instant>,
     fresh_until: Option<Instant>,
     jwks_uri: Option<String>,
     failure: Option<TokenError>,
@@ -80,17 +84,23 @@ impl Keys {
     }
 
     /// The key `kid` names (the only key, for a token that names none).
+    ///
+    /// Keys past their freshness are fetched again by one request, which waits for them;
+    /// requests meanwhile use the keys there are. A token naming a key not among them causes a
+    /// fetch, unless one was made less than the floor ago.
     pub(crate) async fn key(&self, kid: Option<&str>) -> Result<Arc<Key>, TokenError> {
         let state = self.current();
         let now = Instant::now();
         let fresh = state.fresh_until.is_some_and(|until| now < until);
-        if fresh && let Some(key) = state.find(kid) {
-            return Ok(key);
-        }
-        let may_ask = state.asked.is_none_or(|asked| now >= asked + self.floor);
-        let state = match (fresh, may_ask) {
-            (true, false) => state,
-            _ => self.fetch(state.asked).await,
+        let known = state.find(kid);
+        let state = match (fresh, known) {
+            (true, Some(key)) => return Ok(key),
+            (false, Some(key)) => match self.fetching.try_lock() {
+                Ok(one_at_a_time) => self.fetch(state.asked, one_at_a_time).await,
+                Err(_) => return Ok(key),
+            },
+            (true, None) if !self.may_ask(&state, now) => state,
+            _ => self.fetch(state.asked, self.fetching.lock().await).await,
         };
         if let Some(key) = state.find(kid) {
             return Ok(key);
@@ -103,34 +113,49 @@ impl Keys {
         }
     }
 
+    fn may_ask(&self, state: &State, now: Instant) -> bool {
+        state
+            .asked
+            .is_none_or(|asked| asked.checked_add(self.floor).is_none_or(|next| now >= next))
+    }
+
     /// Asks the server for its keys, unless someone else did since `seen`; what the cache
-    /// then holds. A failed fetch keeps the keys there were, fresh until the floor passes.
-    async fn fetch(&self, seen: Option<Instant>) -> Arc<State> {
-        let _one_at_a_time = self.fetching.lock().await;
+    /// then holds. A failed fetch keeps the keys there were, for the floor, and for no longer
+    /// than the most they may be kept since they were last fetched; the next fetch finds the
+    /// server's metadata again.
+    async fn fetch(&self, seen: Option<Instant>, _one_at_a_time: MutexGuard<'_, ()>) -> Arc<State> {
         let state = self.current();
         if state.asked != seen {
             return state;
         }
         let now = Instant::now();
         let next = match self.read(state.jwks_uri.as_deref()).await {
-            Ok((keys, jwks_uri, max_age)) => State {
-                keys,
-                asked: Some(now),
-                fresh_until: Some(
-                    now + max_age
-                        .unwrap_or(DEFAULT_FRESHNESS)
-                        .clamp(self.floor, MAX_FRESHNESS),
-                ),
-                jwks_uri: Some(jwks_uri),
-                failure: None,
-            },
+            Ok((keys, jwks_uri, max_age)) => {
+                let keep = max_age.unwrap_or(DEFAULT_FRESHNESS);
+                State {
+                    keys,
+                    asked: Some(now),
+                    fetched: Some(now),
+                    fresh_until: now.checked_add(keep.clamp(self.floor, MAX_FRESHNESS)),
+                    jwks_uri: Some(jwks_uri),
+                    failure: None,
+                }
+            }
             Err(failure) => {
                 tracing::warn!(issuer = %self.issuer, %failure, "the signing keys could not be fetched");
+                let usable = state
+                    .fetched
+                    .is_some_and(|fetched| now.duration_since(fetched) < MAX_FRESHNESS);
                 State {
-                    keys: state.keys.clone(),
+                    keys: if usable {
+                        state.keys.clone()
+                    } else {
+                        Vec::new()
+                    },
                     asked: Some(now),
-                    fresh_until: Some(now + self.floor),
-                    jwks_uri: state.jwks_uri.clone(),
+                    fetched: state.fetched,
+                    fresh_until: now.checked_add(self.floor),
+                    jwks_uri: None,
                     failure: Some(failure),
                 }
             }

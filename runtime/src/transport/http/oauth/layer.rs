@@ -13,9 +13,8 @@ use crate::transport::http::stream::ResponseBody;
 
 /// # Panics
 ///
-/// When the authorization cannot be used (its resource is not an absolute URI without a
-/// query or fragment, it names no authorization server, or a required scope is not one), as
-/// routers panic on routes that cannot be: a mistake in the program, found when it starts.
+/// When the authorization cannot be used ([`Authorization::check`] says why), as routers panic
+/// on routes that cannot be: a mistake in the program, found when it starts.
 impl<S> tower_layer::Layer<S> for Authorization {
     type Service = Authorized<S>;
 

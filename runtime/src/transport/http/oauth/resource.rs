@@ -5,8 +5,8 @@
 /// query nor a fragment (RFC 8707 §2).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Resource {
-    /// The URI as configured, but for a trailing `/` after the host: what tokens carry in
-    /// `aud` and the metadata carries in `resource`.
+    /// The URI as configured, but for a trailing `/`: what tokens carry in `aud` and the
+    /// metadata carries in `resource`.
     pub(crate) uri: String,
     /// `scheme://authority`.
     origin: String,
@@ -42,11 +42,9 @@ impl Resource {
         let origin = format!("{}://{}", scheme.to_ascii_lowercase(), authority);
         let path = parsed.path().trim_end_matches('/');
         let metadata_path = format!("{WELL_KNOWN}{path}");
-        // A bare origin is written without its `/`, as the specification's examples are.
-        let uri = match path.is_empty() {
-            true => origin.clone(),
-            false => uri.to_owned(),
-        };
+        // Without a trailing `/`, as the specification advises: clients ask for tokens for
+        // exactly what the metadata says, and the metadata's path is built from the same path.
+        let uri = format!("{origin}{path}");
         Ok(Resource {
             uri,
             origin,
@@ -125,6 +123,7 @@ mod tests {
         assert!(r.is_metadata("/.well-known/oauth-protected-resource"));
         assert!(!r.is_metadata("/mcp"));
         let r = Resource::parse("https://host:8443/tenant/a/mcp/").unwrap();
+        assert_eq!(r.uri, "https://host:8443/tenant/a/mcp");
         assert_eq!(
             r.metadata_path,
             "/.well-known/oauth-protected-resource/tenant/a/mcp"
