@@ -23,7 +23,8 @@ const MAX_CACHED: usize = 10_000;
 /// `aud`), by `issuer` (its `iss`, when it says), and be valid now.
 ///
 /// An answer is kept for the token's lifetime, and at most [`cache_for`](Introspection::cache_for)
-/// (a minute by default): a revoked token is refused within that time. The cache is keyed by
+/// (a minute by default): a revoked token is refused within that time. A refusal is kept as
+/// long. The cache is keyed by
 /// the token's SHA-256; the token itself is not kept.
 ///
 /// ```
