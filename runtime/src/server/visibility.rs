@@ -27,6 +27,7 @@ impl<'a> Caller<'a> {
     }
 
     /// The caller of an HTTP request, before it is dispatched.
+    #[cfg(feature = "http")]
     pub(crate) fn of(extensions: &'a http::Extensions) -> Caller<'a> {
         Caller {
             extensions: Some(extensions),
