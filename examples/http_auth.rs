@@ -1,7 +1,7 @@
 //! A remote MCP server that is an OAuth 2.1 resource server. An axum app mounts toolwright's
-//! endpoint at `/mcp` behind toolwright's `Authorization` layer, which serves the Protected
-//! Resource Metadata, accepts only access tokens the authorization server issued for this
-//! server, and hands each caller to the tools as an `Auth`. Every request needs the scope
+//! endpoint, given an `Authorization`, at `/mcp` and at the paths of its Protected Resource
+//! Metadata: it accepts only access tokens the authorization server issued for this server,
+//! and hands each caller to the tools as an `Auth`. Every request needs the scope
 //! `mcp:tools`; `clear_audit_log` needs `mcp:admin` too: a caller without it does not see it
 //! listed, and calling it by name gets 403 naming the scopes, so that the client can ask for
 //! them. TLS, CORS, rate limits and tracing are more layers of the same kind.
@@ -15,7 +15,8 @@
 //! - `MCP_RESOURCE`: this server's URI, as clients reach it and tokens name it (`aud`).
 //! - `MCP_INTROSPECTION=client_id:secret`: opaque tokens, checked by introspection as that
 //!   client, instead of JWTs; `MCP_INTROSPECTION_CACHE=60` (seconds) keeps answers that long.
-//! - `MCP_JWKS_REFETCH_FLOOR=30` (seconds): the least time between two fetches of the keys.
+//! - `MCP_JWKS_REFETCH_FLOOR=30` (seconds): the least time between two fetches of the keys;
+//!   `MCP_JWT_LEEWAY=60` (seconds): how far the clocks may disagree.
 //! - `MCP_GATEWAY_HEADER=x-jwt-payload`: a gateway in front checks the tokens and forwards their
 //!   claims in that header, which the server trusts instead.
 
@@ -64,7 +65,9 @@ fn authorization() -> Result<Authorization, String> {
             .cache_for(seconds("MCP_INTROSPECTION_CACHE", 60));
         Authorization::new(&resource, tokens)
     } else {
-        let tokens = Jwt::issuer(&issuer).refetch_floor(seconds("MCP_JWKS_REFETCH_FLOOR", 30));
+        let tokens = Jwt::issuer(&issuer)
+            .refetch_floor(seconds("MCP_JWKS_REFETCH_FLOOR", 30))
+            .leeway(seconds("MCP_JWT_LEEWAY", 60));
         Authorization::new(&resource, tokens)
     };
     Ok(authorization
@@ -85,13 +88,19 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         true => Http::new(),
         false => Http::new().allow_any_host(),
     };
+    let metadata = authorization.metadata_path().unwrap_or_default().to_owned();
     let endpoint = Server::new("http-auth", "1.0.0")
         .discover()
-        .http_service(http)?;
-    // The layer answers the metadata's paths itself, so it wraps the router, fallback included.
-    let app = Router::new()
-        .route_service("/mcp", endpoint)
-        .layer(authorization);
+        .http_service(http.authorization(authorization))?;
+    // The endpoint answers its metadata's paths itself (where the resource's path is appended,
+    // and the root form), checks `Host` and `Origin` first, then the token.
+    let root = "/.well-known/oauth-protected-resource";
+    let mut app = Router::new()
+        .route_service("/mcp", endpoint.clone())
+        .route_service(root, endpoint.clone());
+    if metadata != root {
+        app = app.route_service(&metadata, endpoint);
+    }
     let listener = tokio::net::TcpListener::bind(addr).await?;
     eprintln!("serving MCP at http://{}/mcp", listener.local_addr()?);
     axum::serve(listener, app)

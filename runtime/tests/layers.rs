@@ -135,7 +135,7 @@ const RUNTIME: Folders = &[
     (
         "transport/http",
         &[
-            &["headers", "stream"],
+            &["body", "headers", "stream"],
             &["oauth"],
             &["config"],
             &["reply", "sessions"],

@@ -511,3 +511,128 @@ fn an_authorization_that_cannot_be_used_is_refused_when_the_endpoint_is_made() {
             .contains("is not a scope")
     );
 }
+
+/// A request refused before its body was read leaves the connection usable: the body is read
+/// and dropped first, so the client's next request on the same connection is served.
+#[test]
+fn a_refused_request_leaves_its_connection_usable() {
+    use std::io::{BufRead, BufReader, Read, Write};
+    let authority = FakeAs::start();
+    let endpoint = jwt(&authority);
+    let token = authority.token("ada", "mcp:tools");
+    let body = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
+        "name": "whoami", "arguments": {}, "_meta": crate::common::modern_meta()}})
+    .to_string();
+    let request = |authorization: &str| {
+        format!(
+            "POST /mcp HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n\
+             Accept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2026-07-28\r\n\
+             Mcp-Method: tools/call\r\nMcp-Name: whoami\r\n{authorization}\
+             Content-Length: {}\r\n\r\n{body}",
+            body.len()
+        )
+    };
+    let stream = std::net::TcpStream::connect(endpoint.addr).unwrap();
+    stream
+        .set_read_timeout(Some(crate::common::TIMEOUT))
+        .unwrap();
+    let mut reader = BufReader::new(stream.try_clone().unwrap());
+    let mut writer = stream;
+    let mut read_response = || {
+        let (mut status, mut length, mut line) = (String::new(), 0, String::new());
+        reader.read_line(&mut status).unwrap();
+        loop {
+            line.clear();
+            reader.read_line(&mut line).unwrap();
+            if line == "\r\n" {
+                break;
+            }
+            let lower = line.to_ascii_lowercase();
+            assert!(!lower.starts_with("connection: close"), "{lower}");
+            if let Some(value) = lower.strip_prefix("content-length:") {
+                length = value.trim().parse().unwrap();
+            }
+        }
+        let mut content = vec![0; length];
+        reader.read_exact(&mut content).unwrap();
+        (status, String::from_utf8(content).unwrap())
+    };
+    for authorization in ["", "Authorization: Bearer forged\r\n"] {
+        writer.write_all(request(authorization).as_bytes()).unwrap();
+        let (status, _) = read_response();
+        assert!(status.starts_with("HTTP/1.1 401"), "{status}");
+    }
+    let good = format!("Authorization: Bearer {token}\r\n");
+    writer.write_all(request(&good).as_bytes()).unwrap();
+    let (status, content) = read_response();
+    assert!(status.starts_with("HTTP/1.1 200"), "{status}: {content}");
+    assert!(content.contains("you are ada"), "{content}");
+}
+
+/// The `Authorization` as a tower layer around a router of one's own: it answers the
+/// metadata's paths, refuses what it must, and hands the caller to the endpoint behind it.
+#[test]
+fn the_layer_protects_a_router_of_ones_own() {
+    let authority = FakeAs::start();
+    let tokens = Jwt::issuer(&authority.issuer);
+    let authorization = Authorization::new(RESOURCE, tokens).require_scopes(["mcp:tools"]);
+    let endpoint = server().http_service(Http::new()).unwrap();
+    let app = axum::Router::new()
+        .route_service("/mcp", endpoint)
+        .layer(authorization);
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    listener.set_nonblocking(true).unwrap();
+    let addr = listener.local_addr().unwrap();
+    std::thread::spawn(move || {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .enable_all()
+            .build()
+            .unwrap();
+        runtime.block_on(async move {
+            let listener = tokio::net::TcpListener::from_std(listener).unwrap();
+            axum::serve(listener, app).await
+        })
+    });
+    let metadata = Request::new("GET", addr)
+        .target("/.well-known/oauth-protected-resource/mcp")
+        .send();
+    assert_eq!(metadata.status, 200, "{}", metadata.text());
+    assert_eq!(metadata.json()["resource"], RESOURCE);
+    let call = |token: Option<&str>| {
+        let request = crate::common::http::modern(
+            addr,
+            1,
+            "tools/call",
+            json!({"name": "whoami", "arguments": {}}),
+        );
+        match token {
+            Some(token) => bearer(request, token),
+            None => request,
+        }
+        .send()
+    };
+    assert_refused(&call(None), 401, None, Some("mcp:tools"));
+    let admin = authority.token("root", "mcp:tools mcp:admin");
+    assert_eq!(
+        text(&call(Some(&admin))),
+        "you are root (mcp:tools mcp:admin)"
+    );
+    let user = authority.token("ada", "mcp:tools");
+    let refused = bearer(
+        crate::common::http::modern(
+            addr,
+            1,
+            "tools/call",
+            json!({"name": "clear_audit_log", "arguments": {}}),
+        ),
+        &user,
+    )
+    .send();
+    assert_refused(
+        &refused,
+        403,
+        Some("insufficient_scope"),
+        Some("mcp:tools mcp:admin"),
+    );
+}

@@ -25,6 +25,7 @@ use crate::protocol::params::SUBSCRIPTION_ID;
 use crate::protocol::{Era, ProtocolVersion};
 use crate::server::engine::Engine;
 use crate::server::reply::Reply;
+use crate::transport::http::body::{DRAIN, drain};
 use crate::transport::http::config::Http;
 use crate::transport::http::reply::{
     Accepts, accepted, answer_status, error, event_response, json, refusal, status_of,
@@ -320,10 +321,6 @@ impl Endpoint {
     }
 }
 
-/// How much of a body over the limit is still read (and dropped) so that the client, once it
-/// has sent it, reads the 413; beyond this the connection is closed.
-const DRAIN: usize = 64 << 20;
-
 /// How reading a body went.
 enum Read {
     Whole(Bytes),
@@ -359,22 +356,6 @@ where
         1 => Read::Whole(pieces.pop().expect("one piece")),
         _ => Read::Whole(pieces.concat().into()),
     }
-}
-
-/// Reads and drops the rest of a body, at most `bound` bytes of it; whether it reached its end.
-async fn drain<B: http_body::Body>(mut body: std::pin::Pin<&mut B>, bound: usize) -> bool {
-    let mut seen = 0;
-    while let Some(frame) = body.frame().await {
-        match frame.map(http_body::Frame::into_data) {
-            Ok(Ok(data)) => seen += data.remaining(),
-            Ok(Err(_)) => {}
-            Err(_) => return false,
-        }
-        if seen > bound {
-            return false;
-        }
-    }
-    true
 }
 
 /// The records of the calls a reply starts: a 2026-07-28 response dropped before its answer

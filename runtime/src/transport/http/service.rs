@@ -23,6 +23,7 @@ use http::{Method, Request, Response, StatusCode};
 use crate::call::auth::Auth;
 use crate::protocol::jsonrpc::{self, Message};
 use crate::server::engine::Engine;
+use crate::transport::http::body;
 use crate::transport::http::config::Http;
 use crate::transport::http::endpoint::Endpoint;
 use crate::transport::http::oauth::Protected;
@@ -84,28 +85,36 @@ impl Endpoint {
         // The metadata is for any web page to read: only its `Host` is checked.
         let authorization = self.http.authorization.as_ref();
         let metadata = authorization.is_some_and(|a| a.is_metadata_path(request.uri().path()));
-        if let Some(refused) = self.guard(request.headers(), !metadata) {
-            return refused;
+        let (mut parts, body) = request.into_parts();
+        if let Some(refused) = self.guard(&parts.headers, !metadata) {
+            return self.refuse_unread(&parts.headers, body, refused).await;
         }
-        let request = match authorization {
-            None => request,
-            Some(authorization) => {
-                let (mut parts, body) = request.into_parts();
-                if let Some(metadata) = authorization.metadata(&parts) {
-                    return metadata;
-                }
-                if let Some(refused) = authorization.admit(&mut parts).await {
-                    return refused;
-                }
-                Request::from_parts(parts, body)
+        if let Some(authorization) = authorization {
+            if let Some(metadata) = authorization.metadata(&parts) {
+                return metadata;
             }
-        };
+            if let Some(refused) = authorization.admit(&mut parts).await {
+                return self.refuse_unread(&parts.headers, body, refused).await;
+            }
+        }
+        let request = Request::from_parts(parts, body);
         match *request.method() {
             Method::POST => self.post(request).await,
             Method::GET => self.get(request.headers(), request.extensions().get::<Auth>()),
             Method::DELETE => self.delete(request.headers(), request.extensions().get::<Auth>()),
             _ => not_allowed(),
         }
+    }
+
+    /// `refused`, once the body it did not need was read and dropped (see `body`).
+    async fn refuse_unread<B: http_body::Body>(
+        &self,
+        headers: &http::HeaderMap,
+        body: B,
+        refused: Response<ResponseBody>,
+    ) -> Response<ResponseBody> {
+        let (limit, time) = (self.http.max_body, self.http.body_timeout);
+        body::refuse_unread(headers, body, limit, time, refused).await
     }
 
     /// Whether a request for `path` is the endpoint's (when it serves on its own): the MCP
@@ -129,12 +138,14 @@ impl Endpoint {
         let headers = &parts.headers;
         if !is_json(headers) {
             let message = "send the message as `Content-Type: application/json`";
-            return refusal(StatusCode::UNSUPPORTED_MEDIA_TYPE, None, message);
+            let refused = refusal(StatusCode::UNSUPPORTED_MEDIA_TYPE, None, message);
+            return self.refuse_unread(headers, body, refused).await;
         }
         let accepts = accepts(headers);
         if !accepts.json && !accepts.events {
             let message = "accept `application/json` or `text/event-stream`";
-            return refusal(StatusCode::NOT_ACCEPTABLE, None, message);
+            let refused = refusal(StatusCode::NOT_ACCEPTABLE, None, message);
+            return self.refuse_unread(headers, body, refused).await;
         }
         let body = match self.read(headers, body).await {
             Ok(body) => body,

@@ -4,10 +4,12 @@
 use std::future::Future;
 use std::pin::Pin;
 use std::task::{Context, Poll};
+use std::time::Duration;
 
 use http::{Request, Response};
 use http_body_util::Either;
 
+use crate::transport::http::body::refuse_unread;
 use crate::transport::http::oauth::authorization::Authorization;
 use crate::transport::http::stream::ResponseBody;
 
@@ -42,7 +44,7 @@ impl<S, B, R> tower_service::Service<Request<B>> for Authorized<S>
 where
     S: tower_service::Service<Request<B>, Response = Response<R>> + Clone + Send + 'static,
     S::Future: Send,
-    B: Send + 'static,
+    B: http_body::Body + Send + 'static,
 {
     type Response = Response<Either<R, ResponseBody>>;
     type Error = S::Error;
@@ -64,7 +66,9 @@ where
                 return ours(metadata);
             }
             if let Some(refused) = authorization.admit(&mut parts).await {
-                return ours(refused);
+                // A refused body is read (to keep the connection) within the endpoint's defaults.
+                let (limit, time) = (4 << 20, Duration::from_secs(30));
+                return ours(refuse_unread(&parts.headers, body, limit, time, refused).await);
             }
             let response = inner.call(Request::from_parts(parts, body)).await?;
             Ok(response.map(Either::Left))
