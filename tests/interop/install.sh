@@ -2,9 +2,9 @@
 # Installs the pinned interop clients into .cache/interop (ignored by git): Node 22 from npm,
 # the official conformance suite (stable and alpha), the supergateway stdio->HTTP bridge (the
 # suite speaks only HTTP), the TypeScript SDK clients 1.x and 2.x,
-# the Inspector CLI, the Python SDK in a venv, and the rmcp (Rust SDK) client built from
-# rmcp-client/ with cargo; and nginx and redis-server from Debian (for the scale-out and redis
-# checks) when they are missing.
+# the Inspector CLI, oidc-provider (the authorization server of the oauth checks), the Python
+# SDK in a venv, and the rmcp (Rust SDK) client built from rmcp-client/ with cargo; and nginx
+# and redis-server from Debian (for the scale-out and redis checks) when they are missing.
 # Each npm package set installs from its committed lockfile, the rmcp client from its
 # Cargo.lock, so versions are exact. Re-running is cheap: a set is reinstalled only when its
 # lockfile changed, and cargo rebuilds nothing that has not changed.
