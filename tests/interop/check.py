@@ -1,12 +1,13 @@
 """Interop checks: the official conformance suite, the official SDK clients (TypeScript 1.x and
 2.x, Python, Rust rmcp) and the Inspector against toolwright's example servers, over stdio and
 over Streamable HTTP, two HTTP instances behind nginx, the Redis task store against a
-redis-server, and tasks across replicas sharing it and under load. One line per check, then `N passed, M failed` (and `, K skipped` when a
+redis-server, tasks across replicas sharing it and under load, and the `http_auth` example as
+an OAuth resource server against a real authorization server (oidc-provider). One line per check, then `N passed, M failed` (and `, K skipped` when a
 conformance scenario does not apply at all).
 
 Run through `run.sh`, which installs the pinned clients and builds the examples (with the
 `http` and `redis` features) first. `check.py STAGE...` runs some stages only: conformance,
-clients, inspector, scale-out, redis, tasks. Each stage is a module here; this file only runs them and sums up.
+clients, inspector, scale-out, redis, tasks, oauth. Each stage is a module here; this file only runs them and sums up.
 """
 
 import shutil
@@ -15,6 +16,7 @@ import time
 
 import conformance
 import inspector
+import oauth_checks
 import redis_store
 import scaleout
 import sdk_clients
@@ -23,7 +25,8 @@ from common import EXAMPLES, SCRATCH, results, skipped
 from plans import plans
 
 STAGES = {"conformance": conformance.run, "clients": sdk_clients.run, "inspector": inspector.run,
-          "scale-out": scaleout.run, "redis": redis_store.run, "tasks": tasks_scaleout.run}
+          "scale-out": scaleout.run, "redis": redis_store.run, "tasks": tasks_scaleout.run,
+          "oauth": oauth_checks.run}
 
 
 def main() -> int:

@@ -2,7 +2,7 @@
 # The interop stage: installs the pinned clients (install.sh), builds the example servers, and
 # runs every check (check.py). Prints one line per check and `N passed, M failed`; exits
 # non-zero on any failure. `run.sh clients` (or `conformance`, `inspector`, `scale-out`,
-# `redis`) runs one stage.
+# `redis`, `tasks`, `oauth`) runs one stage.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 bash "$here/install.sh"
