@@ -117,7 +117,8 @@ class Reply:
 
 
 def send(url: str, method: str = "GET", headers: list[tuple[str, str]] = (), body: bytes | None = None) -> Reply:
-    """One request, headers exactly as given (a name may repeat), redirects not followed."""
+    """One request, headers exactly as given (a name may repeat), redirects not followed. A
+    connection that fails (a server gone) is status 0, what went wrong in the body."""
     parts = urllib.parse.urlsplit(url)
     connection = http.client.HTTPConnection(parts.hostname, parts.port, timeout=30)
     try:
@@ -130,6 +131,8 @@ def send(url: str, method: str = "GET", headers: list[tuple[str, str]] = (), bod
         connection.endheaders(body)
         response = connection.getresponse()
         return Reply(response.status, response.getheaders(), response.read().decode(errors="replace"))
+    except (OSError, http.client.HTTPException) as e:
+        return Reply(0, [], f"{type(e).__name__}: {e}")
     finally:
         connection.close()
 
