@@ -137,6 +137,8 @@ async def main() -> None:
     except BaseException as e:  # noqa: BLE001 - reported to the runner
         if isinstance(e, KeyboardInterrupt):
             raise
+        while isinstance(e, BaseExceptionGroup) and len(e.exceptions) == 1:
+            e = e.exceptions[0]  # what failed inside the SDK's task groups
         out["ok"] = False
         out["error"] = {"name": type(e).__name__, "message": str(e)}
     print(json.dumps(out, default=str))
