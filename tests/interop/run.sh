@@ -7,4 +7,7 @@ set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 bash "$here/install.sh"
 (cd "$here/../.." && cargo build --quiet --examples --features http,redis)
+# The oauth stage's resource server, an example of the toolwright-tests package (it needs axum):
+# built with all that package's features, as `cargo test --workspace --all-features` builds it.
+(cd "$here/../.." && cargo build --quiet -p toolwright-tests --all-features --example http_auth)
 exec python3 "$here/check.py" "$@"
