@@ -322,8 +322,9 @@ class ResourceServer:
         return self.log_path.read_text(errors="replace")
 
     def __exit__(self, *_: object) -> None:
-        stop_process(self.process, signal.SIGINT, 5)
-        self.log.close()
+        if not self.log.closed:
+            stop_process(self.process, signal.SIGINT, 5)
+            self.log.close()
 
     def post(self, token: str | None, request: tuple[list[tuple[str, str]], bytes], extra=()) -> Reply:
         headers, body = request
@@ -675,6 +676,49 @@ def introspection_refusals(a: AuthServer, rs: ResourceServer, keys: dict[str, di
             tool_call("clear_audit_log"))
 
 
+def connections(a: AuthServer, rs: ResourceServer) -> None:
+    """A refused request leaves its kept-alive connection usable for the next one, as a 200
+    does, unless the refusal says `Connection: close`. Clients reuse connections: the Python
+    SDK sends its metadata GET on the connection that got the 401. Each POST sends its headers,
+    then (50 ms later, as a client writing in two steps may) its body, padded to 4 KiB."""
+    good = a.token(TOOLS)["access_token"]
+    cases = [("a 200", bearer(good), tool_call("whoami")), ("a 401 (no token)", [], tool_call("whoami")),
+             ("a 401 (invalid_token)", bearer(resigned(good)), tool_call("whoami")),
+             ("a 400 (two Authorization headers)", bearer(good) * 2, tool_call("whoami")),
+             ("a 403 (insufficient_scope)", bearer(good), tool_call("clear_audit_log"))]
+    problems = []
+    for label, auth, (headers, body) in cases:
+        message = json.loads(body)
+        message["params"]["arguments"] = {"pad": "x" * 4096} if label == "a 200" else {}
+        message["params"]["_meta"]["pad"] = "x" * 4096
+        body = json.dumps(message).encode()
+        connection = http.client.HTTPConnection("localhost", rs.port, timeout=30)
+        closing = False
+        try:
+            connection.putrequest("POST", "/mcp", skip_accept_encoding=True)
+            for name, value in [*headers, *auth, ("Content-Length", str(len(body)))]:
+                connection.putheader(name, value)
+            connection.endheaders()
+            time.sleep(0.05)
+            connection.send(body)
+            first = connection.getresponse()
+            first.read()
+            closing = (first.getheader("Connection") or "").lower() == "close"
+            time.sleep(0.2)  # long enough for a server that closes to have closed
+            connection.request("GET", "/.well-known/oauth-protected-resource/mcp")
+            second = connection.getresponse()
+            second.read()
+            if second.status != 200:
+                problems.append(f"after {label}: the next request got {second.status}")
+        except (OSError, http.client.HTTPException) as e:
+            if not closing:
+                problems.append(f"after {label} (no Connection: close) the connection failed: {type(e).__name__}")
+        finally:
+            connection.close()
+    check(not problems, "oauth: a refused request (401, 400, 403) leaves its connection usable, as a 200 does, "
+          "or says Connection: close", "; ".join(problems))
+
+
 def write_table(rows: list[tuple[str, int, str]]) -> None:
     lines = ["# Refused requests: the `http_auth` example against oidc-provider", "",
              "Made by `tests/interop/oauth_checks.py` (the `oauth` interop stage): a tools/call unless said",
@@ -691,18 +735,27 @@ def write_table(rows: list[tuple[str, int, str]]) -> None:
 
 
 ROTATION_TTL = 5
+# How long the server still takes a token after its `exp`: the example's `Jwt` keeps the
+# library's default leeway (one minute), which its environment cannot change.
+SERVER_LEEWAY = 60
 
 
-def rotation(keys: dict[str, dict]) -> None:
+class Rotation:
     """The AS signs with k1; restarted with [k2, k1], it signs with k2. The MCP server, never
-    restarted, takes the k2 token (fetching the JWKS again), still takes the k1 token until it
-    expires, and refuses it after."""
-    rs_port, as_port = free_port(), free_port()
-    resource = f"http://localhost:{rs_port}/mcp"
-    other = f"http://localhost:{rs_port}/other"
-    with fails_as("oauth rotation: the servers"), \
-            AuthServer(as_port, resource, other, [keys["k1"]], ttl=ROTATION_TTL) as first, \
-            ResourceServer(first.issuer, rs_port) as rs:
+    restarted, takes the k2 token (fetching the JWKS again), still takes the k1 token, and
+    refuses it once it expired (past the server's leeway). `start` does all but the last,
+    `finish` waits for that and checks it, so the other checks run in between."""
+
+    def __init__(self, keys: dict[str, dict]) -> None:
+        self.keys = keys
+        self.servers: list = []
+        self.t1: str | None = None
+
+    def start(self) -> None:
+        rs_port, as_port = free_port(), free_port()
+        resource, other = f"http://localhost:{rs_port}/mcp", f"http://localhost:{rs_port}/other"
+        first = self.up(AuthServer(as_port, resource, other, [self.keys["k1"]], ttl=ROTATION_TTL))
+        self.rs = rs = self.up(ResourceServer(first.issuer, rs_port))
         t1 = first.token()["access_token"]
         said, kid = rs.whoami(t1), jose(t1)[0].get("kid")
         fetched_at = time.monotonic()
@@ -710,27 +763,41 @@ def rotation(keys: dict[str, dict]) -> None:
         check(ok, "oauth rotation: the AS signs with k1; its token is accepted",
               "" if ok else f"whoami said {said!r}; kid {kid!r}")
         first.__exit__()
-        with AuthServer(as_port, resource, other, [keys["k2"], keys["k1"]], ttl=ROTATION_TTL) as second:
-            t2 = second.token()["access_token"]
-            # The server fetches the JWKS again for an unknown kid at most once a second
-            # (MCP_JWKS_REFETCH_FLOOR), counted from its first fetch.
-            time.sleep(max(0.0, 1.2 - (time.monotonic() - fetched_at)))
-            said, kid = rs.whoami(t2), jose(t2)[0].get("kid")
-            fetched = second.jwks_fetches()
-            ok = said == "you are mcp-test" and kid == "k2" and fetched == 1
-            check(ok, "oauth rotation: restarted with [k2, k1], the AS signs with k2; the running MCP server fetches "
-                  "the JWKS again and accepts the token",
-                  "" if ok else f"whoami said {said!r}; kid {kid!r}; {fetched} JWKS fetches from the new AS")
-            said = rs.whoami(t1)
-            in_time = time.time() < jose(t1)[1]["exp"]
-            ok = said == "you are mcp-test" and in_time
-            check(ok, "oauth rotation: the k1 token is still accepted",
-                  "" if ok else f"whoami said {said!r}" + ("" if in_time else " (after it expired: too slow)"))
-            time.sleep(max(0.0, jose(t1)[1]["exp"] - time.time()) + 1.5)
-            reply = rs.post(t1, tool_call("whoami"))
-            problems = refusal_problems(rs, reply, 401, "invalid_token", TOOLS, (t1,))
-            check(not problems, "oauth rotation: the k1 token is refused (401 invalid_token) once expired",
-                  "; ".join(problems))
+        second = self.up(AuthServer(as_port, resource, other, [self.keys["k2"], self.keys["k1"]], ttl=ROTATION_TTL))
+        t2 = second.token()["access_token"]
+        # The server fetches the JWKS again for an unknown kid at most once a second
+        # (MCP_JWKS_REFETCH_FLOOR), counted from its first fetch.
+        time.sleep(max(0.0, 1.2 - (time.monotonic() - fetched_at)))
+        said, kid = rs.whoami(t2), jose(t2)[0].get("kid")
+        fetched = second.jwks_fetches()
+        ok = said == "you are mcp-test" and kid == "k2" and fetched == 1
+        check(ok, "oauth rotation: restarted with [k2, k1], the AS signs with k2; the running MCP server fetches "
+              "the JWKS again and accepts the token",
+              "" if ok else f"whoami said {said!r}; kid {kid!r}; {fetched} JWKS fetches from the new AS")
+        said = rs.whoami(t1)
+        in_time = time.time() < jose(t1)[1]["exp"]
+        ok = said == "you are mcp-test" and in_time
+        check(ok, "oauth rotation: the k1 token is still accepted",
+              "" if ok else f"whoami said {said!r}" + ("" if in_time else " (after it expired: too slow)"))
+        self.t1 = t1
+
+    def up(self, server):
+        self.servers.append(server)
+        return server.__enter__()
+
+    def finish(self) -> None:
+        if self.t1 is None:
+            return
+        exp = jose(self.t1)[1]["exp"]
+        time.sleep(max(0.0, exp + SERVER_LEEWAY - time.time()) + 1.5)
+        problems = refusal_problems(self.rs, self.rs.post(self.t1, tool_call("whoami")), 401, "invalid_token", TOOLS,
+                                    (self.t1,))
+        check(not problems, f"oauth rotation: the k1 token is refused (401 invalid_token) once expired "
+              f"(+{SERVER_LEEWAY} s leeway)", "; ".join(problems))
+
+    def stop(self) -> None:
+        for server in reversed(self.servers):
+            server.__exit__()
 
 
 # ---------------------------------------------------------------------------------------------
@@ -743,18 +810,27 @@ def run() -> None:
         return
     keys = new_keys("k1", "k2", "k9", "rogue")
     rows: list[tuple[str, int, str]] = []
-    rs_port, as_port = free_port(), free_port()
-    resource, other = f"http://localhost:{rs_port}/mcp", f"http://localhost:{rs_port}/other"
-    with fails_as("oauth: oidc-provider and http_auth (JWT)"), \
-            AuthServer(as_port, resource, other, [keys["k1"]]) as a, ResourceServer(a.issuer, rs_port) as rs:
-        prm_and_origin(rs, a.token(TOOLS)["access_token"])
-        sdk_clients(a, rs)
-        jwt_refusals(a, rs, keys, rows)
-    rs_port, as_port = free_port(), free_port()
-    resource, other = f"http://localhost:{rs_port}/mcp", f"http://localhost:{rs_port}/other"
-    with fails_as("oauth: oidc-provider and http_auth (introspection)"), \
-            AuthServer(as_port, resource, other, [keys["k1"]], fmt="opaque") as a, \
-            ResourceServer(a.issuer, rs_port, introspection=True) as rs:
-        introspection_refusals(a, rs, keys, rows)
-    write_table(rows)
-    rotation(keys)
+    # The rotation's expired token is refused only after the server's leeway: its servers run
+    # (on ports of their own) while the other checks do.
+    rotation = Rotation(keys)
+    try:
+        with fails_as("oauth rotation: the servers"):
+            rotation.start()
+        rs_port, as_port = free_port(), free_port()
+        resource, other = f"http://localhost:{rs_port}/mcp", f"http://localhost:{rs_port}/other"
+        with fails_as("oauth: oidc-provider and http_auth (JWT)"), \
+                AuthServer(as_port, resource, other, [keys["k1"]]) as a, ResourceServer(a.issuer, rs_port) as rs:
+            prm_and_origin(rs, a.token(TOOLS)["access_token"])
+            sdk_clients(a, rs)
+            jwt_refusals(a, rs, keys, rows)
+            connections(a, rs)
+        rs_port, as_port = free_port(), free_port()
+        resource, other = f"http://localhost:{rs_port}/mcp", f"http://localhost:{rs_port}/other"
+        with fails_as("oauth: oidc-provider and http_auth (introspection)"), \
+                AuthServer(as_port, resource, other, [keys["k1"]], fmt="opaque") as a, \
+                ResourceServer(a.issuer, rs_port, introspection=True) as rs:
+            introspection_refusals(a, rs, keys, rows)
+        write_table(rows)
+        rotation.finish()
+    finally:
+        rotation.stop()
