@@ -724,8 +724,8 @@ def write_table(rows: list[tuple[str, int, str]]) -> None:
              "Made by `tests/interop/oauth_checks.py` (the `oauth` interop stage): a tools/call unless said",
              "otherwise; PORT is the resource server's port.", "",
              "| request | status | WWW-Authenticate |", "|---|---|---|"]
-    lines += [f"| {label.replace('|', '/')} | {status} | `{www}` |" if www else f"| {label} | {status} | – |"
-              for label, status, www in rows]
+    # Double backticks: the descriptions quote with single ones.
+    lines += [f"| {label} | {status} | {f'`` {www} ``' if www else '–'} |" for label, status, www in rows]
     REFUSALS_MD.write_text("\n".join(lines) + "\n")
     print(f"  (the refusal table: {REFUSALS_MD})", flush=True)
 
