@@ -561,27 +561,34 @@ def jwt_refusals(a: AuthServer, rs: ResourceServer, keys: dict[str, dict], rows:
     """The refusals of a JWT-validating server, and the tokens it must accept."""
     alice = a.authorize("alice", TOOLS)["access_token"]
     r = Refusals(rs, alice, "alice", rows)
-    k1 = lambda c, **header: {"key": "k1", "alg": "RS256", "header": {"typ": "at+jwt", "kid": "k1", **header}, "claims": c}
-    good, two_audiences, admin_only, typ_jwt, no_exp, expired, early, slash_iss, other_iss, rogue, unknown, none, hs256 = forge(keys, [
+    def k1(c: dict, **header: str) -> dict:
+        return {"key": "k1", "alg": "RS256", "header": {"typ": "at+jwt", "kid": "k1", **header}, "claims": c}
+
+    now = int(time.time())
+    (good, two_audiences, admin_only, typ_jwt, no_exp, expired, early, slash_iss, other_iss, rogue, unknown, none,
+     hs256) = forge(keys, [
         k1(claims(a.issuer, rs.url)),
         k1(claims(a.issuer, [rs.url, a.other])),
         k1(claims(a.issuer, rs.url, scope="mcp:admin")),
         k1(claims(a.issuer, rs.url), typ="JWT"),
         k1(claims(a.issuer, rs.url, exp=None)),
-        k1(claims(a.issuer, rs.url, iat=int(time.time()) - 900, exp=int(time.time()) - 600)),
-        k1(claims(a.issuer, rs.url, nbf=int(time.time()) + 600)),
+        k1(claims(a.issuer, rs.url, iat=now - 900, exp=now - 600)),
+        k1(claims(a.issuer, rs.url, nbf=now + 600)),
         k1(claims(a.issuer + "/", rs.url)),
         k1(claims("http://localhost:1", rs.url)),
         {"key": "rogue", "alg": "RS256", "header": {"typ": "at+jwt", "kid": "k1"}, "claims": claims(a.issuer, rs.url)},
         {"key": "k9", "alg": "RS256", "header": {"typ": "at+jwt", "kid": "k9"}, "claims": claims(a.issuer, rs.url)},
         {"alg": "none", "header": {"typ": "at+jwt", "kid": "k1"}, "claims": claims(a.issuer, rs.url)},
-        {"key": "k1", "alg": "HS256-public-pem", "header": {"typ": "at+jwt", "kid": "k1"}, "claims": claims(a.issuer, rs.url)},
+        {"key": "k1", "alg": "HS256-public-pem", "header": {"typ": "at+jwt", "kid": "k1"},
+         "claims": claims(a.issuer, rs.url)},
     ])
     # The tokens that must work: without them, the forged refusals below would prove nothing.
-    answers(rs.whoami(alice), "you are alice", "oauth: a token from oidc-provider (authorization_code, alice) is accepted")
+    answers(rs.whoami(alice), "you are alice",
+            "oauth: a token from oidc-provider (authorization_code, alice) is accepted")
     answers(rs.whoami(good), "you are mallory",
             "oauth: a token the rig signs with the AS's key, claims as the AS makes them, is accepted")
-    answers(rs.whoami(two_audiences), "you are mallory", "oauth: a token whose aud is an array holding the resource is accepted")
+    answers(rs.whoami(two_audiences), "you are mallory",
+            "oauth: a token whose aud is an array holding the resource is accepted")
     admin = a.token(ADMIN)["access_token"]
     said = text_of(rs.post(admin, tool_call("clear_audit_log")))
     check(bool(said), "oauth: a token with mcp:tools mcp:admin calls clear_audit_log", "" if said else "it was refused")
@@ -658,7 +665,8 @@ def introspection_refusals(a: AuthServer, rs: ResourceServer, keys: dict[str, di
                          "claims": claims(a.issuer, rs.url)}])
     alice = a.authorize("alice", TOOLS)["access_token"]
     r = Refusals(rs, alice, "alice", rows)
-    answers(rs.whoami(alice), "you are alice", "oauth introspection: an opaque token from oidc-provider (alice) is accepted")
+    answers(rs.whoami(alice), "you are alice",
+            "oauth introspection: an opaque token from oidc-provider (alice) is accepted")
     r.token("introspection: an opaque token the AS never issued", secrets.token_urlsafe(32))
     doomed = a.token(TOOLS)["access_token"]
     accepted = rs.post(doomed, tool_call("whoami"))
