@@ -306,7 +306,8 @@ class ResourceServer:
         self.prm = f"{self.origin}/.well-known/oauth-protected-resource/mcp"
 
     def __enter__(self) -> "ResourceServer":
-        env = {**os.environ, "MCP_ISSUER": self.issuer, "MCP_RESOURCE": self.url, "MCP_JWKS_REFETCH_FLOOR": "1s"}
+        env = {**os.environ, "MCP_ISSUER": self.issuer, "MCP_RESOURCE": self.url, "MCP_JWKS_REFETCH_FLOOR": "1s",
+               "MCP_JWT_LEEWAY": "1s"}
         if self.introspection:
             env.update(MCP_INTROSPECTION=f"{RS_CLIENT}:{RS_SECRET}", MCP_INTROSPECTION_CACHE="1s")
         self.log_path = SCRATCH / f"http_auth-{next(serial)}.log"
@@ -743,9 +744,9 @@ def write_table(rows: list[tuple[str, int, str]]) -> None:
 
 
 ROTATION_TTL = 5
-# How long the server still takes a token after its `exp`: the example's `Jwt` keeps the
-# library's default leeway (one minute), which its environment cannot change.
-SERVER_LEEWAY = 60
+# How long the server still takes a token after its `exp`: the leeway its environment sets
+# (`MCP_JWT_LEEWAY`; a minute by default).
+SERVER_LEEWAY = 1
 
 
 class Rotation:
