@@ -32,6 +32,19 @@ pub(crate) async fn drain<B: http_body::Body>(
     true
 }
 
+/// What a request's head says of its body: its length, if it declares one, and whether the
+/// client waits for `100 Continue` before it sends it.
+pub(crate) fn declared(headers: &HeaderMap) -> (Option<usize>, bool) {
+    let length = headers
+        .get(CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<usize>().ok());
+    let waits_to_continue = headers
+        .get(EXPECT)
+        .is_some_and(|v| v.as_bytes().eq_ignore_ascii_case(b"100-continue"));
+    (length, waits_to_continue)
+}
+
 /// `response`, a refusal decided before the request's body was read: the body is read and
 /// dropped first, at most `limit` bytes within `time`; one that cannot be (too large, too slow,
 /// or a client waiting for `100 Continue`, which need not send it) closes the connection, and
@@ -46,13 +59,7 @@ pub(crate) async fn refuse_unread<B, R>(
 where
     B: http_body::Body,
 {
-    let declared = headers
-        .get(CONTENT_LENGTH)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.parse::<usize>().ok());
-    let waits_to_continue = headers
-        .get(EXPECT)
-        .is_some_and(|v| v.as_bytes().eq_ignore_ascii_case(b"100-continue"));
+    let (declared, waits_to_continue) = declared(headers);
     let whole = match waits_to_continue || declared.is_some_and(|length| length > limit) {
         true => declared == Some(0),
         false => {

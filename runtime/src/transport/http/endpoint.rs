@@ -13,7 +13,7 @@ use std::time::Duration;
 
 use bytes::Buf;
 use bytes::Bytes;
-use http::header::{CONNECTION, CONTENT_LENGTH, EXPECT, HOST, ORIGIN};
+use http::header::{CONNECTION, HOST, ORIGIN};
 use http::{HeaderMap, HeaderValue, Response, StatusCode};
 use http_body_util::BodyExt;
 use serde_json::value::RawValue;
@@ -25,7 +25,7 @@ use crate::protocol::params::SUBSCRIPTION_ID;
 use crate::protocol::{Era, ProtocolVersion};
 use crate::server::engine::Engine;
 use crate::server::reply::Reply;
-use crate::transport::http::body::{DRAIN, drain};
+use crate::transport::http::body::{DRAIN, declared, drain};
 use crate::transport::http::config::Http;
 use crate::transport::http::reply::{
     Accepts, accepted, answer_status, error, event_response, json, refusal, status_of,
@@ -103,13 +103,7 @@ impl Endpoint {
         B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
     {
         let limit = self.http.max_body;
-        let declared = headers
-            .get(CONTENT_LENGTH)
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.parse::<usize>().ok());
-        let waits_to_continue = headers
-            .get(EXPECT)
-            .is_some_and(|v| v.as_bytes().eq_ignore_ascii_case(b"100-continue"));
+        let (declared, waits_to_continue) = declared(headers);
         let deadline = tokio::time::Instant::now() + self.http.body_timeout;
         let mut body = std::pin::pin!(body);
         let read = match declared {
