@@ -34,6 +34,12 @@ impl<S> tower_layer::Layer<S> for Authorization {
 /// A service behind an [`Authorization`]: it sees only requests whose caller was verified,
 /// with that caller (an [`Auth`](crate::Auth)) in their extensions. The refusals and the
 /// metadata are the layer's own responses (the right side of the body).
+///
+/// The layer checks tokens before the service behind it checks anything: an endpoint behind
+/// it answers a foreign `Origin` (DNS rebinding) only once the token passed. To keep the
+/// endpoint's order (`Host` and `Origin` first), give it the `Authorization` through
+/// [`Http::authorization`](crate::Http::authorization) instead, or put a check of your own
+/// outside the layer.
 #[derive(Clone)]
 pub struct Authorized<S> {
     authorization: Authorization,
