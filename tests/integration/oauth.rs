@@ -479,6 +479,10 @@ fn a_gateway_header_is_trusted_only_when_asked_for() {
     let request = endpoint.modern(1, "tools/list", json!({}));
     let reply = request.header("x-jwt-payload", "%%%").send();
     assert_refused(&reply, 400, Some("invalid_request"), None);
+    let request = endpoint.modern(1, "tools/list", json!({}));
+    let twice = request.header("x-jwt-payload", &claims.to_string());
+    let reply = twice.also("x-jwt-payload", &claims.to_string()).send();
+    assert_refused(&reply, 400, Some("invalid_request"), None);
 }
 
 #[test]

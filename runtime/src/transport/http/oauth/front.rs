@@ -110,6 +110,11 @@ impl Authorization {
             },
             Source::Gateway(header) => match parts.headers.get(header) {
                 None => return refused(Refusal::Missing),
+                // One of them did not come from the gateway.
+                Some(_) if parts.headers.get_all(header).iter().nth(1).is_some() => {
+                    let reason = format!("the request has more than one `{header}` header");
+                    return refused(Refusal::Malformed(reason));
+                }
                 Some(value) => match gateway_claims(value.as_bytes()).and_then(claims::caller) {
                     Ok(caller) => caller,
                     Err(reason) => return refused(Refusal::Malformed(reason)),
