@@ -10,8 +10,9 @@ fn ui() {
     // current folder, and writes the paths in their errors relative to the package: run it as
     // a test of the root package, from the repository's root.
     let root = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("the tests package is a folder of the repository");
+        .ancestors()
+        .nth(2)
+        .expect("this package is tests/ui in the repository");
     std::env::set_current_dir(root).unwrap();
     // SAFETY: the only test of this binary; no other thread reads or writes the environment.
     unsafe { std::env::set_var("CARGO_MANIFEST_DIR", root) };
