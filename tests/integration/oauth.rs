@@ -366,6 +366,48 @@ fn an_item_the_token_lacks_scopes_for_is_403_in_both_eras() {
 }
 
 #[test]
+fn a_broad_scope_grants_the_narrower_ones_it_implies() {
+    let authority = FakeAs::start();
+    let tokens = Jwt::issuer(&authority.issuer);
+    let authorization = Authorization::new(RESOURCE, tokens)
+        .scope_implies("mcp:admin", ["mcp:write"])
+        .scope_implies("mcp:write", ["mcp:tools"]);
+    let endpoint = protected(authorization);
+    // `mcp:admin` alone meets what every request needs (`mcp:tools`, two steps down) and the
+    // tool's own `mcp:admin`; the caller the tool sees holds all three.
+    let root = authority.token("root", "mcp:admin");
+    assert_eq!(
+        text(&call(&endpoint, &root, "whoami")),
+        "you are root (mcp:admin mcp:write mcp:tools)"
+    );
+    let listed = bearer(endpoint.modern(2, "tools/list", json!({})), &root).send();
+    assert_eq!(
+        listed.answer()["result"]["tools"].as_array().unwrap().len(),
+        2
+    );
+    assert_eq!(
+        text(&call(&endpoint, &root, "clear_audit_log")),
+        "the audit log is empty"
+    );
+    // Narrower scopes do not imply broader ones: the 403 names the scopes as declared.
+    let writer = authority.token("ada", "mcp:write");
+    assert_eq!(
+        text(&call(&endpoint, &writer, "whoami")),
+        "you are ada (mcp:write mcp:tools)"
+    );
+    let refused = call(&endpoint, &writer, "clear_audit_log");
+    assert_refused(
+        &refused,
+        403,
+        Some("insufficient_scope"),
+        Some("mcp:tools mcp:admin"),
+    );
+    let reader = authority.token("bo", "mcp:read");
+    let refused = call(&endpoint, &reader, "whoami");
+    assert_refused(&refused, 403, Some("insufficient_scope"), Some("mcp:tools"));
+}
+
+#[test]
 fn keys_are_fetched_once_again_for_a_new_key_and_no_more_often_than_the_floor() {
     let authority = FakeAs::start();
     let endpoint = jwt(&authority);
@@ -509,15 +551,16 @@ fn an_authorization_that_cannot_be_used_is_refused_when_the_endpoint_is_made() {
             .check()
             .is_ok()
     );
-    let authorization = Authorization::new(RESOURCE, Jwt::issuer("https://auth.example"))
-        .require_scopes(["two words"]);
-    let made = server().http_service(Http::new().authorization(authorization));
-    assert!(
-        made.err()
-            .expect("refused")
-            .to_string()
-            .contains("is not a scope")
-    );
+    let issuer = || Jwt::issuer("https://auth.example");
+    for authorization in [
+        Authorization::new(RESOURCE, issuer()).require_scopes(["two words"]),
+        Authorization::new(RESOURCE, issuer()).scope_implies("mcp:admin", ["two words"]),
+        Authorization::new(RESOURCE, issuer()).scope_implies("", ["mcp:tools"]),
+    ] {
+        let made = server().http_service(Http::new().authorization(authorization));
+        let error = made.err().expect("refused").to_string();
+        assert!(error.contains("is not a scope"), "{error}");
+    }
 }
 
 /// A request refused before its body was read leaves the connection usable: the body is read

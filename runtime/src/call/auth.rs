@@ -67,7 +67,8 @@ impl Auth {
         &self.subject
     }
 
-    /// What the caller may do.
+    /// What the caller may do: the scopes it was granted, followed, behind an authorization
+    /// with a scope hierarchy, by the narrower scopes they imply.
     pub fn scopes(&self) -> &[String] {
         &self.scopes
     }

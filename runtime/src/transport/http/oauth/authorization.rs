@@ -4,6 +4,7 @@ use std::sync::Arc;
 
 use http::HeaderName;
 
+use crate::call::auth::Auth;
 use crate::transport::http::oauth::resource::Resource;
 use crate::transport::http::oauth::verifier::TokenVerifier;
 
@@ -47,6 +48,8 @@ pub(crate) struct Settings {
     pub(crate) source: Source,
     pub(crate) authorization_servers: Vec<String>,
     pub(crate) required: Vec<String>,
+    /// The scope hierarchy: each scope, with the narrower ones a caller granted it is granted.
+    pub(crate) implied: Vec<(String, Vec<String>)>,
     pub(crate) scopes_supported: Option<Vec<String>>,
     pub(crate) name: Option<String>,
     pub(crate) documentation: Option<String>,
@@ -101,6 +104,7 @@ impl Authorization {
                 source,
                 authorization_servers: servers,
                 required: Vec::new(),
+                implied: Vec::new(),
                 scopes_supported: None,
                 name: None,
                 documentation: None,
@@ -127,6 +131,39 @@ impl Authorization {
             if !required.contains(&scope) {
                 required.push(scope);
             }
+        }
+        self
+    }
+
+    /// A scope hierarchy: a caller granted `broad` is granted each of `narrower` too, and what
+    /// they imply in turn (`notes:admin` implies `notes:write`, which implies `notes:read`).
+    /// The specification has a server honour its hierarchy when it judges whether a token's
+    /// scopes suffice (2026-07-28); the token carries what the authorization server granted,
+    /// and this is how the server reads it, everywhere scopes are judged: the scopes every
+    /// request needs, an item's `scopes(..)`, and the caller's [`Auth`](crate::Auth) that the
+    /// visibility rule and the tools see. A 403 still names the scopes the request needs as
+    /// they are declared, and the metadata lists what it listed.
+    ///
+    /// ```
+    /// # use toolwright_runtime::oauth::Authorization;
+    /// # let claims = http::HeaderName::from_static("x-claims");
+    /// let auth = Authorization::behind_gateway("https://mcp.example.com/mcp", "https://auth.example.com", claims)
+    ///     .require_scopes(["notes:read"])
+    ///     .scope_implies("notes:admin", ["notes:write"])
+    ///     .scope_implies("notes:write", ["notes:read"]);
+    /// assert_eq!(auth.check(), Ok(()));
+    /// ```
+    pub fn scope_implies<I, S>(mut self, broad: impl Into<String>, narrower: I) -> Authorization
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        let broad = broad.into();
+        let narrower = narrower.into_iter().map(Into::into);
+        let implied = &mut self.settings().implied;
+        match implied.iter_mut().find(|(scope, _)| *scope == broad) {
+            Some((_, known)) => known.extend(narrower),
+            None => implied.push((broad, narrower.collect())),
         }
         self
     }
@@ -185,11 +222,38 @@ impl Authorization {
                 "the authorization server `{bad}` is not an `https` URL (`http` only on a loopback host)"
             ));
         }
-        let mut scopes = settings.required.iter();
+        let hierarchy = settings.implied.iter();
+        let mut scopes = settings
+            .required
+            .iter()
+            .chain(hierarchy.flat_map(|(broad, narrower)| std::iter::once(broad).chain(narrower)));
         if let Some(bad) = scopes.find(|s| !crate::call::auth::is_scope(s)) {
             return Err(format!("`{bad}` is not a scope (RFC 6749 §3.3)"));
         }
         Ok(())
+    }
+}
+
+impl Settings {
+    /// `caller`, granted as well every scope its scopes imply under the hierarchy.
+    pub(crate) fn widen(&self, caller: Auth) -> Auth {
+        if self.implied.is_empty() {
+            return caller;
+        }
+        let mut granted = caller.scopes().to_vec();
+        // Each scope granted, the implied ones as they are added: a breadth-first closure,
+        // which ends since only scopes not yet granted are added.
+        let mut next = 0;
+        while let Some(scope) = granted.get(next).cloned() {
+            let narrower = self.implied.iter().filter(|(broad, _)| *broad == scope);
+            for implied in narrower.flat_map(|(_, narrower)| narrower) {
+                if !granted.contains(implied) {
+                    granted.push(implied.clone());
+                }
+            }
+            next += 1;
+        }
+        caller.with_scopes(granted)
     }
 }
 
@@ -200,6 +264,7 @@ impl std::fmt::Debug for Authorization {
             .field("resource", &settings.resource)
             .field("authorization_servers", &settings.authorization_servers)
             .field("required", &settings.required)
+            .field("implied", &settings.implied)
             .finish_non_exhaustive()
     }
 }
@@ -223,5 +288,44 @@ fn is_secure(url: &str) -> bool {
             matches!(host, "localhost" | "127.0.0.1" | "[::1]" | "::1")
         }
         _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn gateway() -> Authorization {
+        let header = HeaderName::from_static("x-claims");
+        Authorization::behind_gateway("https://mcp.test/mcp", "https://auth.test", header)
+    }
+
+    fn widened(authorization: &Authorization, scopes: &[&str]) -> Vec<String> {
+        let caller = Auth::new("ada").with_scopes(scopes.iter().copied());
+        authorization.inner.widen(caller).scopes().to_vec()
+    }
+
+    #[test]
+    fn a_hierarchy_grants_what_each_granted_scope_implies_transitively() {
+        let authorization = gateway()
+            .scope_implies("admin", ["write"])
+            .scope_implies("write", ["read", "list"])
+            .scope_implies("admin", ["audit"])
+            // A cycle ends: nothing is granted twice.
+            .scope_implies("read", ["write"]);
+        assert_eq!(
+            widened(&authorization, &["admin"]),
+            ["admin", "write", "audit", "read", "list"]
+        );
+        assert_eq!(
+            widened(&authorization, &["read"]),
+            ["read", "write", "list"]
+        );
+        assert_eq!(
+            widened(&authorization, &["list", "other"]),
+            ["list", "other"]
+        );
+        assert_eq!(widened(&gateway(), &["admin"]), ["admin"]);
+        assert_eq!(authorization.check(), Ok(()));
     }
 }

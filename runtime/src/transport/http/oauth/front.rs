@@ -121,6 +121,7 @@ impl Authorization {
                 },
             },
         };
+        let caller = settings.widen(caller);
         if let Some(missing) = settings.required.iter().find(|s| !caller.has_scope(s)) {
             tracing::debug!(subject = caller.subject(), scope = %missing, "scope missing");
             return refused(Refusal::Insufficient(settings.required.clone()));
