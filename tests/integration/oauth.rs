@@ -3,10 +3,13 @@
 //! cached, fetched again for a new key, not more often than the floor), introspection, a
 //! gateway's header, and 403 for the scopes of an item, in both eras.
 
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
 use std::time::Duration;
 
 use serde_json::{Value, json};
-use toolwright::oauth::{Authorization, Introspection, Jwt};
+use toolwright::oauth::{Authorization, Introspection, Jwt, TokenError, TokenVerifier};
 use toolwright::prelude::*;
 use toolwright::{Auth, Http};
 
@@ -204,6 +207,10 @@ fn requests_without_a_valid_token_are_challenged() {
         (
             "issuer",
             sign("k1", &claims(&|c| c["iss"] = json!("https://evil.example"))),
+        ),
+        (
+            "bound to a DPoP key",
+            sign("k1", &claims(&|c| c["cnf"] = json!({"jkt": "0ZcOCORZNYy"}))),
         ),
         (
             "audience",
@@ -495,7 +502,25 @@ fn opaque_tokens_are_introspected_and_answers_kept_for_a_while() {
         "you are ada (mcp:tools)"
     );
     assert_eq!(authority.introspections(), 1, "the answer is kept");
-    for token in ["opaque-unknown", "opaque-other", "opaque-expired"] {
+    let with = |member: &str, value: Value| {
+        let mut answer = active("ada", RESOURCE);
+        answer[member] = value;
+        answer
+    };
+    authority.describe("opaque-refresh", with("token_type", json!("refresh_token")));
+    authority.describe("opaque-dpop", with("cnf", json!({"jkt": "0ZcOCORZNYy"})));
+    authority.describe("opaque-typed", with("token_type", json!("Bearer")));
+    assert_eq!(
+        text(&call(&endpoint, "opaque-typed", "whoami")),
+        "you are ada (mcp:tools)"
+    );
+    for token in [
+        "opaque-unknown",
+        "opaque-other",
+        "opaque-expired",
+        "opaque-refresh",
+        "opaque-dpop",
+    ] {
         let reply = call(&endpoint, token, "whoami");
         assert_refused(&reply, 401, Some("invalid_token"), Some("mcp:tools"));
     }
@@ -504,6 +529,47 @@ fn opaque_tokens_are_introspected_and_answers_kept_for_a_while() {
     std::thread::sleep(Duration::from_millis(350));
     let reply = call(&endpoint, "opaque-ada", "whoami");
     assert_refused(&reply, 401, Some("invalid_token"), Some("mcp:tools"));
+}
+
+/// One verifier behind two resources, as a wrapper of one's own may share it.
+struct Shared(Arc<Introspection>);
+
+impl TokenVerifier for Shared {
+    fn issuer(&self) -> &str {
+        self.0.issuer()
+    }
+
+    fn verify<'a>(
+        &'a self,
+        token: &'a str,
+        resource: &'a str,
+    ) -> Pin<Box<dyn Future<Output = Result<Auth, TokenError>> + Send + 'a>> {
+        self.0.verify(token, resource)
+    }
+}
+
+#[test]
+fn an_introspection_answer_is_kept_for_the_resource_it_was_given_for() {
+    let authority = FakeAs::start();
+    let (id, secret) = INTROSPECTOR;
+    let tokens = Arc::new(Introspection::new(&authority.issuer, id, secret));
+    let answer = json!({"active": true, "sub": "ada", "scope": "mcp:tools", "aud": RESOURCE,
+        "exp": now() + 300});
+    authority.describe("opaque-ada", answer);
+    let here = protected(Authorization::new(RESOURCE, Shared(Arc::clone(&tokens))));
+    let elsewhere = "http://mcp.test/other";
+    let there = protected(Authorization::new(elsewhere, Shared(tokens)));
+    assert_eq!(
+        text(&call(&here, "opaque-ada", "whoami")),
+        "you are ada (mcp:tools)"
+    );
+    let refused = call(&there, "opaque-ada", "whoami");
+    assert_eq!(refused.status, 401, "{}", refused.text());
+    assert_eq!(
+        authority.introspections(),
+        2,
+        "asked once for each resource"
+    );
 }
 
 #[test]

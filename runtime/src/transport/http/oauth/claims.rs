@@ -27,6 +27,22 @@ pub(crate) fn caller(claims: Map<String, Value>) -> Result<Auth, String> {
     Ok(Auth::new(subject).with_scopes(scopes).with_claims(claims))
 }
 
+/// Refuses a token bound to a key of its client (`cnf`: DPoP or mutual TLS), which only its
+/// holder, proving it has the key, may use: this server accepts bearer tokens, which anyone
+/// holding them may use, and checks no such proof. (A gateway that does check it forwards
+/// the claims through [`Authorization::behind_gateway`](super::Authorization::behind_gateway),
+/// which does not ask this.)
+#[cfg(feature = "oauth")]
+pub(crate) fn bearer_only(claims: &Map<String, Value>) -> Result<(), String> {
+    match claims.get("cnf") {
+        Some(_) => Err(
+            "the token is bound to a key of its client (`cnf`); only bearer tokens are accepted"
+                .to_owned(),
+        ),
+        None => Ok(()),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -15,8 +15,12 @@ use crate::transport::http::oauth::fetch;
 use crate::transport::http::oauth::resource::check_audience;
 use crate::transport::http::oauth::verifier::{TokenError, TokenVerifier};
 
-/// The most answers kept at once; beyond it, the expired ones go, then the oldest.
+/// The most answers kept at once; beyond it, the expired ones go, then the refusal, or else
+/// the answer, that would expire first.
 const MAX_CACHED: usize = 10_000;
+/// How long a failure to find the introspection endpoint is the answer, before the next
+/// request looks again.
+const RETRY_DISCOVERY: Duration = Duration::from_secs(10);
 
 /// Checks opaque tokens by asking the authorization server (RFC 7662), authenticated as a
 /// client of it with HTTP Basic. An active token must have been issued for this server (its
@@ -24,8 +28,8 @@ const MAX_CACHED: usize = 10_000;
 ///
 /// An answer is kept for the token's lifetime, and at most [`cache_for`](Introspection::cache_for)
 /// (a minute by default): a revoked token is refused within that time. A refusal is kept as
-/// long. The cache is keyed by
-/// the token's SHA-256; the token itself is not kept.
+/// long. The cache is keyed by the SHA-256 of the token and the resource it was presented
+/// to; the token itself is not kept.
 ///
 /// ```
 /// use std::time::Duration;
@@ -42,6 +46,8 @@ pub struct Introspection {
     cache_for: Duration,
     client: reqwest::Client,
     found_endpoint: tokio::sync::OnceCell<String>,
+    /// Held by the one request looking for the endpoint, with the last failure to find it.
+    discovery: tokio::sync::Mutex<Option<(TokenError, Instant)>>,
     cache: Mutex<HashMap<[u8; 32], (Answer, Instant)>>,
 }
 
@@ -63,6 +69,7 @@ impl Introspection {
             cache_for: Duration::from_secs(60),
             client: fetch::client(),
             found_endpoint: tokio::sync::OnceCell::new(),
+            discovery: tokio::sync::Mutex::default(),
             cache: Mutex::default(),
         }
     }
@@ -83,7 +90,13 @@ impl Introspection {
     }
 
     async fn check(&self, token: &str, resource: &str) -> Result<Auth, TokenError> {
-        let digest: [u8; 32] = Sha256::digest(token.as_bytes()).into();
+        // The same token presented to another resource is another question.
+        let digest: [u8; 32] = Sha256::new()
+            .chain_update(resource.as_bytes())
+            .chain_update([0])
+            .chain_update(token.as_bytes())
+            .finalize()
+            .into();
         if let Some(answer) = self.cached(&digest) {
             return answer.map_err(TokenError::Invalid);
         }
@@ -107,10 +120,7 @@ impl Introspection {
         token: &str,
         resource: &str,
     ) -> Result<(Auth, Option<Duration>), TokenError> {
-        let endpoint = self
-            .found_endpoint
-            .get_or_try_init(|| self.find_endpoint())
-            .await?;
+        let endpoint = self.introspection_endpoint().await?;
         let what = "the authorization server's introspection";
         let response = self
             .client
@@ -138,6 +148,13 @@ impl Introspection {
                 "the token is not active (expired, revoked or unknown)",
             ));
         }
+        let token_type = answer.get("token_type").and_then(Value::as_str);
+        if token_type.is_some_and(|t| !t.eq_ignore_ascii_case("bearer")) {
+            return Err(TokenError::invalid(
+                "the token is not a bearer access token (its `token_type`)",
+            ));
+        }
+        claims::bearer_only(&answer).map_err(TokenError::Invalid)?;
         let now = now();
         let number = |name: &str| answer.get(name).and_then(Value::as_u64);
         if number("exp").is_some_and(|exp| exp <= now) {
@@ -158,6 +175,35 @@ impl Introspection {
         let lifetime = number("exp").map(|exp| Duration::from_secs(exp.saturating_sub(now)));
         let caller = claims::caller(answer).map_err(TokenError::Invalid)?;
         Ok((caller, lifetime))
+    }
+
+    /// The introspection endpoint: configured, or found in the issuer's metadata by one
+    /// request while the others wait for it. A failure to find it is the answer for a few
+    /// seconds, so that while the authorization server is down each request does not, in its
+    /// turn, wait for its own attempt.
+    async fn introspection_endpoint(&self) -> Result<&String, TokenError> {
+        if let Some(endpoint) = self.found_endpoint.get() {
+            return Ok(endpoint);
+        }
+        let mut failed = self.discovery.lock().await;
+        if let Some(endpoint) = self.found_endpoint.get() {
+            return Ok(endpoint);
+        }
+        if let Some((failure, at)) = failed.as_ref()
+            && at.elapsed() < RETRY_DISCOVERY
+        {
+            return Err(failure.clone());
+        }
+        match self.find_endpoint().await {
+            Ok(endpoint) => {
+                *failed = None;
+                Ok(self.found_endpoint.get_or_init(|| async { endpoint }).await)
+            }
+            Err(failure) => {
+                *failed = Some((failure.clone(), Instant::now()));
+                Err(failure)
+            }
+        }
     }
 
     async fn find_endpoint(&self) -> Result<String, TokenError> {
@@ -192,12 +238,15 @@ impl Introspection {
             cache.retain(|_, (_, until)| *until > now);
         }
         if cache.len() >= MAX_CACHED {
-            let oldest = cache
-                .iter()
-                .min_by_key(|(_, (_, until))| *until)
-                .map(|(k, _)| *k);
-            if let Some(oldest) = oldest {
-                cache.remove(&oldest);
+            // A refusal goes first: made-up tokens must not push out the answers for real ones.
+            let first = |refusals: bool| {
+                let entries = cache.iter().filter(|(_, (a, _))| a.is_err() == refusals);
+                entries
+                    .min_by_key(|(_, (_, until))| *until)
+                    .map(|(k, _)| *k)
+            };
+            if let Some(first) = first(true).or_else(|| first(false)) {
+                cache.remove(&first);
             }
         }
         cache.insert(digest, (answer, until));
@@ -223,4 +272,48 @@ fn now() -> u64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    use std::io::{Read, Write};
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    /// An authorization server that answers every request 503, and counts them.
+    fn down() -> (String, Arc<AtomicUsize>) {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let issuer = format!("http://{}", listener.local_addr().unwrap());
+        let asked = Arc::new(AtomicUsize::new(0));
+        let counted = Arc::clone(&asked);
+        std::thread::spawn(move || {
+            for mut stream in listener.incoming().flatten() {
+                counted.fetch_add(1, Ordering::SeqCst);
+                let _ = stream.read(&mut [0; 4096]);
+                let refusal = "HTTP/1.1 503 Service Unavailable\r\ncontent-length: 0\r\nconnection: close\r\n\r\n";
+                let _ = stream.write_all(refusal.as_bytes());
+            }
+        });
+        (issuer, asked)
+    }
+
+    #[test]
+    fn a_failure_to_find_the_endpoint_is_the_answer_for_a_while() {
+        let (issuer, asked) = down();
+        let tokens = Introspection::new(issuer, "rs", "secret");
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        let check = |token: &str| runtime.block_on(tokens.check(token, "http://mcp.test/mcp"));
+        assert!(matches!(check("one"), Err(TokenError::Unavailable(_))));
+        let looked = asked.load(Ordering::SeqCst);
+        assert!(looked > 0);
+        for token in ["two", "three", "four"] {
+            assert!(matches!(check(token), Err(TokenError::Unavailable(_))));
+        }
+        assert_eq!(asked.load(Ordering::SeqCst), looked, "not asked again yet");
+    }
 }

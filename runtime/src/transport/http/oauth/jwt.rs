@@ -182,7 +182,8 @@ impl Jwt {
                 "the token is not an access token (its `typ` is not `at+jwt`)",
             ));
         }
-        let key = self.keys.key(header.kid.as_deref()).await?;
+        let family = algorithm.jose().family();
+        let key = self.keys.key(header.kid.as_deref(), family).await?;
         if key
             .alg
             .as_deref()
@@ -202,6 +203,7 @@ impl Jwt {
             .map_err(|e| TokenError::invalid(reason(e.kind())))?
             .claims;
         check_audience(&claims, resource).map_err(TokenError::invalid)?;
+        claims::bearer_only(&claims).map_err(TokenError::Invalid)?;
         claims::caller(claims).map_err(TokenError::Invalid)
     }
 }

@@ -1,15 +1,16 @@
 //! The authorization server's signing keys (its JWKS), as a JWT verifier needs them: found
 //! through its metadata, cached as long as it says (ten minutes when it does not), fetched
 //! again when a token names a key not among them (at most once per floor), one fetch at a
-//! time however many requests wait for it.
+//! time however many requests wait for it, and each fetch to its end even when the request
+//! that began it is dropped.
 
 use std::sync::{Arc, RwLock};
 use std::time::{Duration, Instant};
 
-use jsonwebtoken::DecodingKey;
 use jsonwebtoken::jwk::Jwk;
+use jsonwebtoken::{AlgorithmFamily, DecodingKey};
 use serde_json::Value;
-use tokio::sync::MutexGuard;
+use tokio::sync::OwnedMutexGuard;
 
 use crate::transport::http::oauth::fetch;
 use crate::transport::http::oauth::verifier::TokenError;
@@ -33,8 +34,17 @@ pub(crate) struct Keys {
     pub(crate) jwks_uri: Option<String>,
     pub(crate) floor: Duration,
     client: reqwest::Client,
-    state: RwLock<Arc<State>>,
-    fetching: tokio::sync::Mutex<()>,
+    state: Arc<RwLock<Arc<State>>>,
+    fetching: Arc<tokio::sync::Mutex<()>>,
+}
+
+/// What one fetch needs, its own: it runs as a task of its own.
+struct Fetch {
+    issuer: String,
+    jwks_uri: Option<String>,
+    floor: Duration,
+    client: reqwest::Client,
+    state: Arc<RwLock<Arc<State>>>,
 }
 
 /// What the cache holds: the keys, when they were last asked for and last read, until when
@@ -51,16 +61,15 @@ struct State {
 }
 
 impl State {
-    fn find(&self, kid: Option<&str>) -> Option<Arc<Key>> {
+    /// The key named `kid` of the `family` a token's algorithm needs: a JWKS may give one
+    /// `kid` to keys of different types (RFC 7517 §4.5). A token that names no key can only
+    /// mean the one key of that family there is.
+    fn find(&self, kid: Option<&str>, family: AlgorithmFamily) -> Option<Arc<Key>> {
+        let mut fitting = self.keys.iter().filter(|k| k.key.family() == family);
         match kid {
-            Some(kid) => self
-                .keys
-                .iter()
-                .find(|k| k.kid.as_deref() == Some(kid))
-                .cloned(),
-            // A token that names no key can only mean the one key there is.
-            None => match self.keys.as_slice() {
-                [only] => Some(Arc::clone(only)),
+            Some(kid) => fitting.find(|k| k.kid.as_deref() == Some(kid)).cloned(),
+            None => match (fitting.next(), fitting.next()) {
+                (Some(only), None) => Some(Arc::clone(only)),
                 _ => None,
             },
         }
@@ -74,8 +83,8 @@ impl Keys {
             jwks_uri: None,
             floor: Duration::from_secs(30),
             client: fetch::client(),
-            state: RwLock::default(),
-            fetching: tokio::sync::Mutex::new(()),
+            state: Arc::default(),
+            fetching: Arc::default(),
         }
     }
 
@@ -83,26 +92,32 @@ impl Keys {
         Arc::clone(&self.state.read().unwrap_or_else(|e| e.into_inner()))
     }
 
-    /// The key `kid` names (the only key, for a token that names none).
+    /// The key `kid` names, of the `family` of the token's algorithm (the only such key, for
+    /// a token that names none).
     ///
     /// Keys past their freshness are fetched again by one request, which waits for them;
     /// requests meanwhile use the keys there are. A token naming a key not among them causes a
     /// fetch, unless one was made less than the floor ago.
-    pub(crate) async fn key(&self, kid: Option<&str>) -> Result<Arc<Key>, TokenError> {
+    pub(crate) async fn key(
+        &self,
+        kid: Option<&str>,
+        family: AlgorithmFamily,
+    ) -> Result<Arc<Key>, TokenError> {
         let state = self.current();
         let now = Instant::now();
         let fresh = state.fresh_until.is_some_and(|until| now < until);
-        let known = state.find(kid);
+        let known = state.find(kid, family);
+        let fetching = Arc::clone(&self.fetching);
         let state = match (fresh, known) {
             (true, Some(key)) => return Ok(key),
-            (false, Some(key)) => match self.fetching.try_lock() {
+            (false, Some(key)) => match fetching.try_lock_owned() {
                 Ok(one_at_a_time) => self.fetch(state.asked, one_at_a_time).await,
                 Err(_) => return Ok(key),
             },
             (true, None) if !self.may_ask(&state, now) => state,
-            _ => self.fetch(state.asked, self.fetching.lock().await).await,
+            _ => self.fetch(state.asked, fetching.lock_owned().await).await,
         };
-        if let Some(key) = state.find(kid) {
+        if let Some(key) = state.find(kid, family) {
             return Ok(key);
         }
         match &state.failure {
@@ -120,14 +135,39 @@ impl Keys {
     }
 
     /// Asks the server for its keys, unless someone else did since `seen`; what the cache
-    /// then holds. A failed fetch keeps the keys there were, for the floor, and for no longer
-    /// than the most they may be kept since they were last fetched; the next fetch finds the
-    /// server's metadata again.
-    async fn fetch(&self, seen: Option<Instant>, _one_at_a_time: MutexGuard<'_, ()>) -> Arc<State> {
+    /// then holds.
+    ///
+    /// The fetch is a task of its own, which holds `one_at_a_time` until it has recorded what
+    /// it found: should the request waiting for it be dropped (its client gone), the fetch
+    /// still ends and counts against the floor, and the requests waiting their turn find its
+    /// keys instead of each beginning a fetch of their own.
+    async fn fetch(&self, seen: Option<Instant>, one_at_a_time: OwnedMutexGuard<()>) -> Arc<State> {
         let state = self.current();
         if state.asked != seen {
             return state;
         }
+        let fetch = Fetch {
+            issuer: self.issuer.clone(),
+            jwks_uri: self.jwks_uri.clone(),
+            floor: self.floor,
+            client: self.client.clone(),
+            state: Arc::clone(&self.state),
+        };
+        let task = tokio::spawn(async move {
+            let next = fetch.run(&state).await;
+            drop(one_at_a_time);
+            next
+        });
+        // A fetch that panicked changed nothing.
+        task.await.unwrap_or_else(|_| self.current())
+    }
+}
+
+impl Fetch {
+    /// Reads the keys after `state`, and records them. A failed fetch keeps the keys there
+    /// were, for the floor, and for no longer than the most they may be kept since they were
+    /// last fetched; the next fetch finds the server's metadata again.
+    async fn run(&self, state: &State) -> Arc<State> {
         let now = Instant::now();
         let next = match self.read(state.jwks_uri.as_deref()).await {
             Ok((keys, jwks_uri, max_age)) => {
@@ -210,4 +250,80 @@ fn key(jwk: &Value) -> Option<Key> {
         alg: jwk.get("alg").and_then(Value::as_str).map(str::to_owned),
         key: DecodingKey::from_jwk(&parsed).ok()?,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    fn key(kid: &str, key: DecodingKey) -> Arc<Key> {
+        let kid = Some(kid.to_owned());
+        Arc::new(Key {
+            kid,
+            alg: None,
+            key,
+        })
+    }
+
+    #[test]
+    fn a_kid_names_the_key_of_the_family_the_algorithm_needs() {
+        let rsa = || DecodingKey::from_rsa_components("AQAB", "AQAB").unwrap();
+        let ec = || DecodingKey::from_ec_components("AQAB", "AQAB").unwrap();
+        let state = State {
+            keys: vec![key("k1", rsa()), key("k1", ec()), key("k2", rsa())],
+            ..State::default()
+        };
+        let found = |kid, family| state.find(kid, family).map(|k| k.key.family());
+        assert_eq!(
+            found(Some("k1"), AlgorithmFamily::Ec),
+            Some(AlgorithmFamily::Ec)
+        );
+        assert_eq!(
+            found(Some("k1"), AlgorithmFamily::Rsa),
+            Some(AlgorithmFamily::Rsa)
+        );
+        assert_eq!(found(Some("k2"), AlgorithmFamily::Ec), None);
+        // No kid: the one key of the family, if there is only one.
+        assert_eq!(found(None, AlgorithmFamily::Ec), Some(AlgorithmFamily::Ec));
+        assert_eq!(found(None, AlgorithmFamily::Rsa), None);
+        assert_eq!(found(None, AlgorithmFamily::Ed), None);
+    }
+
+    #[test]
+    fn a_fetch_its_request_gave_up_on_still_counts_against_the_floor() {
+        // An authorization server that takes connections and never answers them.
+        let silent = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let address = silent.local_addr().unwrap();
+        let connections = Arc::new(AtomicUsize::new(0));
+        let counted = Arc::clone(&connections);
+        std::thread::spawn(move || {
+            let mut held = Vec::new();
+            for stream in silent.incoming() {
+                counted.fetch_add(1, Ordering::SeqCst);
+                held.push(stream);
+            }
+        });
+        let mut keys = Keys::new("http://127.0.0.1".to_owned());
+        keys.jwks_uri = Some(format!("http://{address}/jwks"));
+        keys.floor = Duration::from_secs(3600);
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .enable_all()
+            .build()
+            .unwrap();
+        runtime.block_on(async {
+            // Tokens naming keys nobody knows, each request dropped soon after (its client
+            // gone): the first fetch goes on, and the others wait for it rather than begin
+            // their own.
+            for n in 0..20 {
+                let kid = format!("random-{n}");
+                let asked = keys.key(Some(&kid), AlgorithmFamily::Rsa);
+                let dropped = tokio::time::timeout(Duration::from_millis(30), asked).await;
+                assert!(dropped.is_err(), "the server never answers");
+            }
+        });
+        assert_eq!(connections.load(Ordering::SeqCst), 1);
+    }
 }
