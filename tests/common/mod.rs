@@ -261,10 +261,23 @@ pub struct InProcess {
 
 impl InProcess {
     pub fn start(server: Server) -> InProcess {
+        InProcess::of(InProcess::connect(server))
+    }
+
+    /// A conversation whose every request carries `caller`, as an authentication layer would
+    /// have put it there.
+    pub fn start_as(server: Server, caller: toolwright::Auth) -> InProcess {
+        InProcess::of(InProcess::connect(server).caller(caller))
+    }
+
+    fn connect(server: Server) -> toolwright::testing::Client {
         // Connected without a handshake (2026-07-28 needs none): the test sends `initialize`
         // itself, or `_meta` with each request.
-        let client = toolwright::testing::Client::connect(server, ProtocolVersion::V2026_07_28)
-            .expect("the server builds");
+        toolwright::testing::Client::connect(server, ProtocolVersion::V2026_07_28)
+            .expect("the server builds")
+    }
+
+    fn of(client: toolwright::testing::Client) -> InProcess {
         InProcess {
             client: Client {
                 wire: Wire::Memory(Box::new(client.timeout(TIMEOUT))),

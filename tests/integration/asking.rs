@@ -12,7 +12,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 use toolwright::prelude::*;
 use toolwright::testing::{Answers, Client};
-use toolwright::{Era, ProtocolVersion, Root, SamplingRequest};
+use toolwright::{Auth, Era, ProtocolVersion, Root, SamplingRequest};
 
 #[derive(Deserialize, JsonSchema)]
 struct Confirm {
@@ -546,6 +546,42 @@ fn replicas_that_share_a_key_accept_each_others_rounds() {
     assert_eq!(
         refused["error"]["data"]["reason"], "invalid_request_state",
         "{refused}"
+    );
+}
+
+#[test]
+fn a_request_state_is_refused_to_another_caller() {
+    // Two replicas sharing a key: what one caller was asked does not answer for another.
+    let key = [42u8; 32];
+    let as_caller = |subject: &str| {
+        let server = server().request_state_key(key);
+        common::InProcess::start_as(server, Auth::new(subject))
+    };
+    let (mut ada, mut eve) = (as_caller("ada"), as_caller("eve"));
+    let params = json!({"name": "delete_tagged", "arguments": {"tag": "t"}});
+    let first = call(&mut ada.client, params.clone());
+    let mut retry = params;
+    retry["inputResponses"] =
+        json!({"confirm": {"action": "accept", "content": {"confirm": true}}});
+    retry["requestState"] = first["result"]["requestState"].clone();
+    let replayed = call(&mut eve.client, retry.clone());
+    let message = replayed["error"]["message"].as_str().unwrap_or_default();
+    assert!(
+        message.ends_with("it belongs to another caller"),
+        "{replayed}"
+    );
+    let anonymous = call(
+        &mut common::InProcess::start(server().request_state_key(key)).client,
+        retry.clone(),
+    );
+    assert_eq!(
+        anonymous["error"]["data"]["reason"], "invalid_request_state",
+        "{anonymous}"
+    );
+    let answered = call(&mut ada.client, retry);
+    assert_eq!(
+        answered["result"]["content"][0]["text"], "deleted the notes tagged t",
+        "{answered}"
     );
 }
 

@@ -12,6 +12,7 @@ use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
 
 use crate::call::asking::Asking;
+use crate::call::auth::Auth;
 use crate::call::client::ClientSource;
 use crate::call::context::Context;
 use crate::call::gate::Gate;
@@ -159,12 +160,7 @@ impl Session {
             tool,
         )?;
         let asking = match tool.asks {
-            true => Some(Box::new(self.asking(
-                request.version,
-                tool.spec.name,
-                request.params,
-                registry,
-            )?)),
+            true => Some(Box::new(self.asking(request, tool.spec.name, registry)?)),
             false => None,
         };
         self.open_record(request, tool.spec.name, asking, None, task)
@@ -245,11 +241,11 @@ impl Session {
     /// 2026-07-28, answers from the client's retry and the sealed state of earlier rounds.
     fn asking(
         &self,
-        version: ProtocolVersion,
+        request: &Request<'_>,
         tool: &str,
-        params: &Params<'_>,
         registry: &Registry,
     ) -> Result<Asking, ProtocolError> {
+        let (version, params) = (request.version, request.params);
         let engine = &self.engine;
         let forms = Arc::clone(&registry.forms);
         if version.era() == Era::Legacy {
@@ -273,9 +269,14 @@ impl Session {
                 };
                 let state: String =
                     serde_json::from_str(state.get()).map_err(|_| refused("it is not a string"))?;
+                let caller = request
+                    .scope
+                    .outlet
+                    .extensions()
+                    .and_then(|e| e.get::<Auth>());
                 engine
                     .sealer
-                    .open(&state, tool, &arguments)
+                    .open(&state, tool, &arguments, caller.map(Auth::subject))
                     .map_err(|why| refused(why.reason()))?
             }
         };

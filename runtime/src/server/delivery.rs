@@ -4,6 +4,7 @@
 
 use std::sync::Arc;
 
+use crate::call::auth::Auth;
 use crate::call::record::CallRecord;
 use crate::call::span::{Outcome, RequestSpan};
 use crate::run::call::Finish;
@@ -53,9 +54,11 @@ impl Finish for Delivery {
         }
         let rendered = match output.into_input_required() {
             Ok(input) => {
+                let caller = record.outlet.extensions().and_then(|e| e.get::<Auth>());
                 let state = self.engine.sealer.seal(
                     tool.spec.name,
                     record.asking().arguments(),
+                    caller.map(Auth::subject),
                     input.answers,
                 );
                 let server_meta = &self.engine.server_meta;

@@ -2,9 +2,10 @@
 //! by the client to the next, and sealed so that it cannot change them.
 //!
 //! `tw1.<payload>.<tag>`, both base64url: the payload is JSON (the tool, a digest of its
-//! arguments, an expiry, the answers), the tag its HMAC-SHA256 under the server's key. A state
-//! that fails its tag, names another tool or other arguments, or has expired is refused with
-//! `-32602`; it is never taken for a new question. The key is random for each process unless
+//! arguments, a digest of the verified caller's subject when there is one, an expiry, the
+//! answers), the tag its HMAC-SHA256 under the server's key. A state that fails its tag, names
+//! another tool or other arguments, was sealed for another caller, or has expired is refused
+//! with `-32602`; it is never taken for a new question. The key is random for each process unless
 //! the server is given one: replicas behind a load balancer share one, so that any of them
 //! accepts any round.
 
@@ -31,6 +32,9 @@ struct Payload {
     t: String,
     /// The SHA-256 of its arguments, canonical JSON, in base64url.
     a: String,
+    /// The SHA-256 of the verified caller's subject, in base64url; none without one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    c: Option<String>,
     /// Expiry, milliseconds since the Unix epoch.
     x: u64,
     /// The answers so far, by key.
@@ -43,6 +47,7 @@ pub(crate) enum Refused {
     Malformed,
     Forged,
     OtherCall,
+    OtherCaller,
     Expired,
 }
 
@@ -52,6 +57,7 @@ impl Refused {
             Refused::Malformed => "it is not a request state of this server",
             Refused::Forged => "it fails its integrity check",
             Refused::OtherCall => "it belongs to another tool or other arguments",
+            Refused::OtherCaller => "it belongs to another caller",
             Refused::Expired => "it has expired",
         }
     }
@@ -75,17 +81,20 @@ impl Sealer {
         mac
     }
 
-    /// The state for a call of `tool` with `arguments` that has these answers so far.
+    /// The state for a call of `tool` with `arguments` by `caller` (the verified caller's
+    /// subject, if there is one) that has these answers so far.
     pub(crate) fn seal(
         &self,
         tool: &str,
         arguments: &Value,
+        caller: Option<&str>,
         answers: Map<String, Value>,
     ) -> String {
         let expiry = now() + u64::try_from(self.ttl.as_millis()).unwrap_or(u64::MAX);
         let payload = Payload {
             t: tool.to_owned(),
             a: digest(arguments),
+            c: caller.map(|subject| digest(&Value::from(subject))),
             x: expiry,
             r: answers,
         };
@@ -95,12 +104,14 @@ impl Sealer {
         format!("{sealed}.{}", B64.encode(tag))
     }
 
-    /// The answers a state carries, if it is this server's, unchanged, for this call, in time.
+    /// The answers a state carries, if it is this server's, unchanged, for this call by this
+    /// caller, in time.
     pub(crate) fn open(
         &self,
         state: &str,
         tool: &str,
         arguments: &Value,
+        caller: Option<&str>,
     ) -> Result<Map<String, Value>, Refused> {
         let (sealed, tag) = state.rsplit_once('.').ok_or(Refused::Malformed)?;
         let body = sealed.strip_prefix(PREFIX).ok_or(Refused::Malformed)?;
@@ -112,6 +123,9 @@ impl Sealer {
         let payload: Payload = serde_json::from_slice(&json).map_err(|_| Refused::Malformed)?;
         if payload.t != tool || payload.a != digest(arguments) {
             return Err(Refused::OtherCall);
+        }
+        if payload.c != caller.map(|subject| digest(&Value::from(subject))) {
+            return Err(Refused::OtherCaller);
         }
         if payload.x < now() {
             return Err(Refused::Expired);
@@ -180,32 +194,53 @@ mod tests {
             .unwrap()
             .clone();
         let args = json!({"b": 1, "a": [1, {"y": 2, "x": 1}]});
-        let state = sealer().seal("tool", &args, answers.clone());
+        let state = sealer().seal("tool", &args, None, answers.clone());
         let reordered = json!({"a": [1, {"x": 1, "y": 2}], "b": 1});
-        assert_eq!(sealer().open(&state, "tool", &reordered), Ok(answers));
+        assert_eq!(sealer().open(&state, "tool", &reordered, None), Ok(answers));
         assert_eq!(
-            sealer().open(&state, "other", &args),
+            sealer().open(&state, "other", &args, None),
             Err(Refused::OtherCall)
         );
         assert_eq!(
-            sealer().open(&state, "tool", &json!({"b": 2})),
+            sealer().open(&state, "tool", &json!({"b": 2}), None),
             Err(Refused::OtherCall)
         );
         let other_key = Sealer::new(vec![8; 32], Duration::from_secs(60));
-        assert_eq!(other_key.open(&state, "tool", &args), Err(Refused::Forged));
         assert_eq!(
-            sealer().open(&format!("{state}-TAMPERED"), "tool", &args),
+            other_key.open(&state, "tool", &args, None),
             Err(Refused::Forged)
         );
         assert_eq!(
-            sealer().open("garbage", "tool", &args),
+            sealer().open(&format!("{state}-TAMPERED"), "tool", &args, None),
+            Err(Refused::Forged)
+        );
+        assert_eq!(
+            sealer().open("garbage", "tool", &args, None),
             Err(Refused::Malformed)
         );
-        let expired = Sealer::new(vec![7; 32], Duration::ZERO).seal("tool", &args, Map::new());
+        let expired =
+            Sealer::new(vec![7; 32], Duration::ZERO).seal("tool", &args, None, Map::new());
         std::thread::sleep(Duration::from_millis(5));
         assert_eq!(
-            sealer().open(&expired, "tool", &args),
+            sealer().open(&expired, "tool", &args, None),
             Err(Refused::Expired)
         );
+    }
+
+    #[test]
+    fn a_state_sealed_for_a_caller_opens_for_that_caller_only() {
+        let args = json!({});
+        let ada = sealer().seal("tool", &args, Some("ada"), Map::new());
+        assert_eq!(
+            sealer().open(&ada, "tool", &args, Some("ada")),
+            Ok(Map::new())
+        );
+        for other in [Some("eve"), None] {
+            let opened = sealer().open(&ada, "tool", &args, other);
+            assert_eq!(opened, Err(Refused::OtherCaller));
+        }
+        let anyone = sealer().seal("tool", &args, None, Map::new());
+        let opened = sealer().open(&anyone, "tool", &args, Some("ada"));
+        assert_eq!(opened, Err(Refused::OtherCaller));
     }
 }
