@@ -105,6 +105,16 @@ impl HttpService {
         shutdown: impl Future<Output = ()>,
     ) -> io::Result<()> {
         let http = &self.endpoint.http;
+        let resource_path = http.authorization.as_ref().and_then(|a| a.resource_path());
+        if let Some(path) = resource_path.filter(|path| *path != PATH) {
+            // Not refused: a proxy in front may map the public path to this one.
+            tracing::warn!(
+                resource_path = path,
+                "the resource URI's path is not {PATH}, where this endpoint is served: clients \
+                 send their requests to the resource URI, so they reach the endpoint only \
+                 through a proxy that maps one path to the other"
+            );
+        }
         let mut builder = hyper::server::conn::http1::Builder::new();
         builder
             .timer(TokioTimer::new())

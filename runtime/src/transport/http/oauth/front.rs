@@ -32,6 +32,11 @@ impl Authorization {
         Some(&resource.metadata_path)
     }
 
+    /// The path of the resource URI, where clients will send their requests.
+    pub(crate) fn resource_path(&self) -> Option<&str> {
+        Some(self.inner.resource.as_ref().ok()?.path())
+    }
+
     /// Whether `path` is one of the metadata's.
     pub(crate) fn is_metadata_path(&self, path: &str) -> bool {
         self.inner

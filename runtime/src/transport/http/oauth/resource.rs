@@ -52,6 +52,11 @@ impl Resource {
         })
     }
 
+    /// The URI's path (`/mcp`; empty for a resource at the root).
+    pub(crate) fn path(&self) -> &str {
+        &self.uri[self.origin.len()..]
+    }
+
     /// The absolute URL of the metadata, for `resource_metadata` in challenges.
     pub(crate) fn metadata_url(&self) -> String {
         format!("{}{}", self.origin, self.metadata_path)
@@ -122,14 +127,17 @@ mod tests {
         assert!(r.is_metadata("/.well-known/oauth-protected-resource/mcp"));
         assert!(r.is_metadata("/.well-known/oauth-protected-resource"));
         assert!(!r.is_metadata("/mcp"));
+        assert_eq!(r.path(), "/mcp");
         let r = Resource::parse("https://host:8443/tenant/a/mcp/").unwrap();
         assert_eq!(r.uri, "https://host:8443/tenant/a/mcp");
+        assert_eq!(r.path(), "/tenant/a/mcp");
         assert_eq!(
             r.metadata_path,
             "/.well-known/oauth-protected-resource/tenant/a/mcp"
         );
         let r = Resource::parse("https://host/").unwrap();
         assert_eq!(r.uri, "https://host");
+        assert_eq!(r.path(), "");
         assert_eq!(
             r.metadata_url(),
             "https://host/.well-known/oauth-protected-resource"
