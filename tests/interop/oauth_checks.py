@@ -743,7 +743,9 @@ def write_table(rows: list[tuple[str, int, str]]) -> None:
 # Key rotation
 
 
-ROTATION_TTL = 5
+# Long enough for the k1 token to outlive a restart of oidc-provider on a loaded machine (its
+# first start, when the stage begins, is the slowest); the other checks run while it lapses.
+ROTATION_TTL = 15
 # How long the server still takes a token after its `exp`: the leeway its environment sets
 # (`MCP_JWT_LEEWAY`; a minute by default).
 SERVER_LEEWAY = 1
