@@ -11,6 +11,7 @@ use jsonwebtoken::jwk::Jwk;
 use jsonwebtoken::{AlgorithmFamily, DecodingKey};
 use serde_json::Value;
 use tokio::sync::OwnedMutexGuard;
+use tracing::Instrument;
 
 use crate::transport::http::oauth::fetch;
 use crate::transport::http::oauth::verifier::TokenError;
@@ -153,11 +154,14 @@ impl Keys {
             client: self.client.clone(),
             state: Arc::clone(&self.state),
         };
-        let task = tokio::spawn(async move {
-            let next = fetch.run(&state).await;
-            drop(one_at_a_time);
-            next
-        });
+        let task = tokio::spawn(
+            async move {
+                let next = fetch.run(&state).await;
+                drop(one_at_a_time);
+                next
+            }
+            .in_current_span(),
+        );
         // A fetch that panicked changed nothing.
         task.await.unwrap_or_else(|_| self.current())
     }
@@ -256,6 +260,7 @@ fn key(jwk: &Value) -> Option<Key> {
 mod tests {
     use super::*;
 
+    use std::io::{Read, Write};
     use std::sync::atomic::{AtomicUsize, Ordering};
 
     fn key(kid: &str, key: DecodingKey) -> Arc<Key> {
@@ -292,17 +297,21 @@ mod tests {
     }
 
     #[test]
-    fn a_fetch_its_request_gave_up_on_still_counts_against_the_floor() {
-        // An authorization server that takes connections and never answers them.
-        let silent = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-        let address = silent.local_addr().unwrap();
+    fn a_fetch_its_request_gave_up_on_still_ends_and_counts_against_the_floor() {
+        // An authorization server that answers each request 503, after 300 ms.
+        let slow = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let address = slow.local_addr().unwrap();
         let connections = Arc::new(AtomicUsize::new(0));
         let counted = Arc::clone(&connections);
         std::thread::spawn(move || {
-            let mut held = Vec::new();
-            for stream in silent.incoming() {
+            for mut stream in slow.incoming().flatten() {
                 counted.fetch_add(1, Ordering::SeqCst);
-                held.push(stream);
+                std::thread::spawn(move || {
+                    let _ = stream.read(&mut [0; 4096]);
+                    std::thread::sleep(Duration::from_millis(300));
+                    let refusal = "HTTP/1.1 503 Service Unavailable\r\ncontent-length: 0\r\n\r\n";
+                    let _ = stream.write_all(refusal.as_bytes());
+                });
             }
         });
         let mut keys = Keys::new("http://127.0.0.1".to_owned());
@@ -317,12 +326,20 @@ mod tests {
             // Tokens naming keys nobody knows, each request dropped soon after (its client
             // gone): the first fetch goes on, and the others wait for it rather than begin
             // their own.
-            for n in 0..20 {
+            for n in 0..5 {
                 let kid = format!("random-{n}");
                 let asked = keys.key(Some(&kid), AlgorithmFamily::Rsa);
                 let dropped = tokio::time::timeout(Duration::from_millis(30), asked).await;
-                assert!(dropped.is_err(), "the server never answers");
+                assert!(dropped.is_err(), "the server has not answered yet");
             }
+            tokio::time::sleep(Duration::from_millis(500)).await;
+            // The fetch ended (in failure) with nobody waiting, and counts: within the floor,
+            // another unknown key is refused without asking again.
+            let refused = keys.key(Some("random-5"), AlgorithmFamily::Rsa).await.err();
+            assert!(
+                matches!(refused, Some(TokenError::Unavailable(_))),
+                "{refused:?}"
+            );
         });
         assert_eq!(connections.load(Ordering::SeqCst), 1);
     }
