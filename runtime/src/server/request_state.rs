@@ -8,9 +8,9 @@
 //! with `-32602`; it is never taken for a new question. A state sealed for no caller (an
 //! anonymous call, or a server from before states named their caller) opens for anyone, as it
 //! always did: a server that verifies every caller seals none of those after an upgrade, and
-//! the ones in flight then finish rather than ask their users again. The key is random for each process unless
-//! the server is given one: replicas behind a load balancer share one, so that any of them
-//! accepts any round.
+//! the ones in flight then finish rather than ask their users again. The key is random for
+//! each process unless the server is given one: replicas behind a load balancer share one, so
+//! that any of them accepts any round.
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
@@ -127,10 +127,11 @@ impl Sealer {
         if payload.t != tool || payload.a != digest(arguments) {
             return Err(Refused::OtherCall);
         }
-        let sealed_for = payload.c.as_deref();
-        if sealed_for.is_some_and(|c| Some(c) != caller.map(|s| digest(&Value::from(s))).as_deref())
-        {
-            return Err(Refused::OtherCaller);
+        if let Some(sealed_for) = payload.c {
+            let caller = caller.map(|subject| digest(&Value::from(subject)));
+            if caller != Some(sealed_for) {
+                return Err(Refused::OtherCaller);
+            }
         }
         if payload.x < now() {
             return Err(Refused::Expired);
