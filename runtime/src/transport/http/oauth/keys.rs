@@ -298,20 +298,19 @@ mod tests {
 
     #[test]
     fn a_fetch_its_request_gave_up_on_still_ends_and_counts_against_the_floor() {
-        // An authorization server that answers each request 503, after 300 ms.
+        // An authorization server that answers 503, once the test lets it.
         let slow = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
         let address = slow.local_addr().unwrap();
         let connections = Arc::new(AtomicUsize::new(0));
         let counted = Arc::clone(&connections);
+        let (release, released) = std::sync::mpsc::channel::<()>();
         std::thread::spawn(move || {
             for mut stream in slow.incoming().flatten() {
                 counted.fetch_add(1, Ordering::SeqCst);
-                std::thread::spawn(move || {
-                    let _ = stream.read(&mut [0; 4096]);
-                    std::thread::sleep(Duration::from_millis(300));
-                    let refusal = "HTTP/1.1 503 Service Unavailable\r\ncontent-length: 0\r\n\r\n";
-                    let _ = stream.write_all(refusal.as_bytes());
-                });
+                let _ = stream.read(&mut [0; 4096]);
+                let _ = released.recv();
+                let refusal = "HTTP/1.1 503 Service Unavailable\r\ncontent-length: 0\r\n\r\n";
+                let _ = stream.write_all(refusal.as_bytes());
             }
         });
         let mut keys = Keys::new("http://127.0.0.1".to_owned());
@@ -330,9 +329,15 @@ mod tests {
                 let kid = format!("random-{n}");
                 let asked = keys.key(Some(&kid), AlgorithmFamily::Rsa);
                 let dropped = tokio::time::timeout(Duration::from_millis(30), asked).await;
-                assert!(dropped.is_err(), "the server has not answered yet");
+                assert!(dropped.is_err(), "the server does not answer yet");
             }
-            tokio::time::sleep(Duration::from_millis(500)).await;
+            release.send(()).unwrap();
+            let mut waited = Duration::ZERO;
+            while keys.current().asked.is_none() {
+                assert!(waited < Duration::from_secs(10), "the fetch never ended");
+                tokio::time::sleep(Duration::from_millis(10)).await;
+                waited += Duration::from_millis(10);
+            }
             // The fetch ended (in failure) with nobody waiting, and counts: within the floor,
             // another unknown key is refused without asking again.
             let refused = keys.key(Some("random-5"), AlgorithmFamily::Rsa).await.err();
