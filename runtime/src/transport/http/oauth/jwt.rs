@@ -125,7 +125,7 @@ impl Jwt {
 
     /// Reads the keys at `url` rather than where the issuer's metadata says.
     pub fn jwks_uri(mut self, url: impl Into<String>) -> Jwt {
-        self.keys.jwks_uri = Some(url.into());
+        self.keys.source.jwks_uri = Some(url.into());
         self
     }
 
@@ -149,7 +149,7 @@ impl Jwt {
     /// causes: tokens made up with random `kid`s do not make the server hammer the
     /// authorization server. At most an hour.
     pub fn refetch_floor(mut self, floor: Duration) -> Jwt {
-        self.keys.floor = floor.min(Duration::from_secs(3600));
+        self.keys.source.floor = floor.min(Duration::from_secs(3600));
         self
     }
 
@@ -197,7 +197,7 @@ impl Jwt {
         validation.leeway = self.leeway.as_secs();
         validation.validate_nbf = true;
         validation.validate_aud = false;
-        validation.set_issuer(&[&self.keys.issuer]);
+        validation.set_issuer(&[&self.keys.source.issuer]);
         validation.set_required_spec_claims(&["exp", "iss"]);
         let claims = jsonwebtoken::decode::<Map<String, Value>>(token, &key.key, &validation)
             .map_err(|e| TokenError::invalid(reason(e.kind())))?
@@ -210,7 +210,7 @@ impl Jwt {
 
 impl TokenVerifier for Jwt {
     fn issuer(&self) -> &str {
-        &self.keys.issuer
+        &self.keys.source.issuer
     }
 
     fn verify<'a>(

@@ -31,21 +31,19 @@ pub(crate) struct Key {
 }
 
 pub(crate) struct Keys {
-    pub(crate) issuer: String,
-    pub(crate) jwks_uri: Option<String>,
-    pub(crate) floor: Duration,
-    client: reqwest::Client,
+    pub(crate) source: Source,
     state: Arc<RwLock<Arc<State>>>,
     fetching: Arc<tokio::sync::Mutex<()>>,
 }
 
-/// What one fetch needs, its own: it runs as a task of its own.
-struct Fetch {
-    issuer: String,
-    jwks_uri: Option<String>,
-    floor: Duration,
+/// Where the keys come from and how often they may be asked for: what a fetch, a task of its
+/// own, takes a copy of.
+#[derive(Clone)]
+pub(crate) struct Source {
+    pub(crate) issuer: String,
+    pub(crate) jwks_uri: Option<String>,
+    pub(crate) floor: Duration,
     client: reqwest::Client,
-    state: Arc<RwLock<Arc<State>>>,
 }
 
 /// What the cache holds: the keys, when they were last asked for and last read, until when
@@ -80,10 +78,12 @@ impl State {
 impl Keys {
     pub(crate) fn new(issuer: String) -> Keys {
         Keys {
-            issuer,
-            jwks_uri: None,
-            floor: Duration::from_secs(30),
-            client: fetch::client(),
+            source: Source {
+                issuer,
+                jwks_uri: None,
+                floor: Duration::from_secs(30),
+                client: fetch::client(),
+            },
             state: Arc::default(),
             fetching: Arc::default(),
         }
@@ -130,9 +130,9 @@ impl Keys {
     }
 
     fn may_ask(&self, state: &State, now: Instant) -> bool {
-        state
-            .asked
-            .is_none_or(|asked| asked.checked_add(self.floor).is_none_or(|next| now >= next))
+        state.asked.is_none_or(|asked| {
+            (asked.checked_add(self.source.floor)).is_none_or(|next| now >= next)
+        })
     }
 
     /// Asks the server for its keys, unless someone else did since `seen`; what the cache
@@ -147,16 +147,12 @@ impl Keys {
         if state.asked != seen {
             return state;
         }
-        let fetch = Fetch {
-            issuer: self.issuer.clone(),
-            jwks_uri: self.jwks_uri.clone(),
-            floor: self.floor,
-            client: self.client.clone(),
-            state: Arc::clone(&self.state),
-        };
+        let source = self.source.clone();
+        let cache = Arc::clone(&self.state);
         let task = tokio::spawn(
             async move {
-                let next = fetch.run(&state).await;
+                let next = Arc::new(source.run(&state).await);
+                *cache.write().unwrap_or_else(|e| e.into_inner()) = Arc::clone(&next);
                 drop(one_at_a_time);
                 next
             }
@@ -167,13 +163,13 @@ impl Keys {
     }
 }
 
-impl Fetch {
-    /// Reads the keys after `state`, and records them. A failed fetch keeps the keys there
-    /// were, for the floor, and for no longer than the most they may be kept since they were
-    /// last fetched; the next fetch finds the server's metadata again.
-    async fn run(&self, state: &State) -> Arc<State> {
+impl Source {
+    /// What the cache holds after `state` once the keys were read. A failed fetch keeps the
+    /// keys there were, for the floor, and for no longer than the most they may be kept since
+    /// they were last fetched; the next fetch finds the server's metadata again.
+    async fn run(&self, state: &State) -> State {
         let now = Instant::now();
-        let next = match self.read(state.jwks_uri.as_deref()).await {
+        match self.read(state.jwks_uri.as_deref()).await {
             Ok((keys, jwks_uri, max_age)) => {
                 let keep = max_age.unwrap_or(DEFAULT_FRESHNESS);
                 State {
@@ -203,10 +199,7 @@ impl Fetch {
                     failure: Some(failure),
                 }
             }
-        };
-        let next = Arc::new(next);
-        *self.state.write().unwrap_or_else(|e| e.into_inner()) = Arc::clone(&next);
-        next
+        }
     }
 
     /// The keys at the server's `jwks_uri` (configured, known, or found in its metadata).
@@ -314,8 +307,8 @@ mod tests {
             }
         });
         let mut keys = Keys::new("http://127.0.0.1".to_owned());
-        keys.jwks_uri = Some(format!("http://{address}/jwks"));
-        keys.floor = Duration::from_secs(3600);
+        keys.source.jwks_uri = Some(format!("http://{address}/jwks"));
+        keys.source.floor = Duration::from_secs(3600);
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(1)
             .enable_all()
