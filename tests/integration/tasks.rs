@@ -65,6 +65,17 @@ async fn greet_later(who: Elicit<Name>, task: TaskStart) -> Result<String, ToolE
     Ok(format!("hello {name} (a task: {started})"))
 }
 
+/// Says how far it got, then asks.
+#[mcp_tool(task = "optional")]
+async fn staged(progress: Progress, ask: Elicit<Name>) -> Result<String, ToolError> {
+    progress.report(1.0, Some(3.0), Some("stage 1: reading"));
+    progress.report(2.0, Some(3.0), Some("stage 2: waiting for a name"));
+    let Answer::Accept(Name { name }) = ask.form("Your name?").await? else {
+        return Ok("no name".into());
+    };
+    Ok(format!("hello {name}"))
+}
+
 /// Fails as a tool does.
 #[mcp_tool(task = "required")]
 fn failing_job() -> Result<String, ToolError> {
@@ -89,6 +100,7 @@ fn server() -> Server {
         .tool::<confirm_delete>()
         .tool::<two_names>()
         .tool::<greet_later>()
+        .tool::<staged>()
         .tool::<failing_job>()
         .tool::<panicking_job>()
         .tool::<plain>()
@@ -258,6 +270,20 @@ fn asks_inside_a_task_are_its_input_requests() {
         .unwrap()
         .completed();
     assert_eq!(result.text(), "deleted a.txt");
+}
+
+#[test]
+fn a_task_that_asks_shows_the_message_said_before_the_ask() {
+    let mut client = client(MODERN);
+    for _ in 0..20 {
+        let id = task(client.call_as_task("staged", json!({})).unwrap());
+        let waiting = wait_for(&mut client, &id, "input_required");
+        assert_eq!(
+            waiting["statusMessage"], "stage 2: waiting for a name",
+            "{waiting}"
+        );
+        client.cancel_task(&id).unwrap();
+    }
 }
 
 #[test]

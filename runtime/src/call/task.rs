@@ -50,6 +50,10 @@ pub(crate) struct TaskRun {
     watch: Mutex<Option<Watch>>,
     /// The latest progress note not stored yet, and whether a writer is storing notes.
     note: Mutex<(Option<String>, bool)>,
+    /// Held by each change this run makes to its task, which takes the note not stored yet
+    /// with it: a note and the ask made after it reach the store together and in order, so
+    /// that no poll sees a status beside an earlier stage's message.
+    writing: tokio::sync::Mutex<()>,
     /// Stops the watcher when the task ends.
     over: Notify,
 }
@@ -89,6 +93,7 @@ impl TaskRun {
             asks: Mutex::default(),
             watch: Mutex::new(watch),
             note: Mutex::default(),
+            writing: tokio::sync::Mutex::new(()),
             over: Notify::new(),
         }
     }
@@ -119,12 +124,16 @@ impl TaskRun {
             key
         };
         let request = json!({"method": method, "params": params});
-        let asked = self
-            .book
-            .change(&self.id, &self.owner, |task, now| {
-                task.ask(&key, request.clone(), now)
-            })
-            .await;
+        let asked = {
+            let _writing = self.writing.lock().await;
+            let note = self.take_note();
+            self.book
+                .change(&self.id, &self.owner, |task, now| {
+                    let said = note.as_ref().is_some_and(|m| task.say(m.clone(), now));
+                    task.ask(&key, request.clone(), now) || said
+                })
+                .await
+        };
         match asked {
             Ok(task) if !task.status.is_terminal() => {}
             Ok(_) | Err(TaskError::Unknown) => return Err(AskError::Cancelled),
@@ -150,6 +159,8 @@ impl TaskRun {
         let run = Arc::clone(self);
         self.runtime.spawn(async move {
             loop {
+                let _writing = run.writing.lock().await;
+                // Taken under the lock: an ask made meanwhile took the note with it.
                 let next = {
                     let mut note = run.note.lock().unwrap_or_else(|e| e.into_inner());
                     let next = note.0.take();
@@ -169,16 +180,26 @@ impl TaskRun {
         });
     }
 
+    /// The note not stored yet, taken to be stored.
+    fn take_note(&self) -> Option<String> {
+        let mut note = self.note.lock().unwrap_or_else(|e| e.into_inner());
+        note.0.take()
+    }
+
     /// Ends the task with its call's output; `done` runs once it is stored.
     pub(crate) fn end(self: &Arc<Self>, ending: Ending, done: impl FnOnce() + Send + 'static) {
         let run = Arc::clone(self);
         self.runtime.spawn(async move {
-            let stored = run
-                .book
-                .change(&run.id, &run.owner, |task, now| {
-                    task.finish(ending.clone(), now)
-                })
-                .await;
+            let stored = {
+                let _writing = run.writing.lock().await;
+                let note = run.take_note();
+                run.book
+                    .change(&run.id, &run.owner, |task, now| {
+                        let said = note.as_ref().is_some_and(|m| task.say(m.clone(), now));
+                        task.finish(ending.clone(), now) || said
+                    })
+                    .await
+            };
             if let Err(TaskError::Store(error)) = stored {
                 crate::diagnostics::error(format_args!(
                     "task {}: its result could not be stored: {error}",
