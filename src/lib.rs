@@ -434,11 +434,12 @@ pub use toolwright_runtime::{
     Annotations, Answer, Args, AskError, Auth, Caller, Cancellation, ClientInfo, Command,
     Completing, Completion, Content, Context, Elicit, EmbeddedResource, Era, Error, Extensions,
     Inject, IntoCompletion, IntoContents, IntoPrompt, IntoToolOutput, InvalidBase64, ItemInfo,
-    ItemKind, Json, Level, Log, MemoryTaskStore, Messages, NoForm, Progress, Prompt, PromptMessage,
-    ProtocolVersion, Requirements, Resource, ResourceLink, ResourceUpdates, Result, Role, Root,
-    Roots, RootsChanged, Sample, SamplingMessage, SamplingRequest, SamplingResult, SchemaProfile,
-    Server, ServerHandle, State, StoreError, StoreFuture, Structured, TaskStart, TaskStore, Text,
-    Tool, ToolError, ToolInfo, ToolOrder, ToolOutput, UsageError, Waker, Watch,
+    ItemKind, Json, Level, Log, McpError, MemoryTaskStore, Messages, NoForm, Progress, Prompt,
+    PromptMessage, ProtocolVersion, Requirements, Resource, ResourceLink, ResourceUpdates, Result,
+    Role, Root, Roots, RootsChanged, Sample, SamplingMessage, SamplingRequest, SamplingResult,
+    SchemaProfile, Server, ServerHandle, State, StoreError, StoreFuture, Structured, TaskStart,
+    TaskStore, Text, Tool, ToolError, ToolInfo, ToolOrder, ToolOutput, UrlElicitation, UsageError,
+    Waker, Watch,
 };
 
 /// Middleware around tool calls: tower layers, and [`from_fn`](middleware::from_fn).
@@ -467,10 +468,11 @@ pub mod testing {
 pub mod prelude {
     pub use crate::{mcp_prompt, mcp_resource, mcp_tool, mcp_tool_type};
     pub use toolwright_runtime::{
-        Answer, Args, AskError, Auth, Cancellation, Completing, Completion, Content, Context,
-        Elicit, EmbeddedResource, Inject, IntoContents, IntoPrompt, IntoToolOutput, ItemInfo,
-        ItemKind, Json, Log, Messages, Progress, Prompt, PromptMessage, Resource, Roots, Sample,
-        Server, State, Structured, TaskStart, Text, ToolError, ToolOutput,
+        Annotations, Answer, Args, AskError, Auth, Cancellation, Completing, Completion, Content,
+        Context, Elicit, EmbeddedResource, Inject, IntoContents, IntoPrompt, IntoToolOutput,
+        ItemInfo, ItemKind, Json, Level, Log, McpError, Messages, Progress, Prompt, PromptMessage,
+        Resource, ResourceLink, ResourceUpdates, Role, Roots, Sample, SamplingRequest, Server,
+        State, Structured, TaskStart, Text, ToolError, ToolOrder, ToolOutput,
     };
 }
 

@@ -1,8 +1,9 @@
 //! The fixture prompts and resources the conformance suite reads: static text and binary
 //! resources, a template, a resource to subscribe to, and prompts with arguments, an embedded
-//! resource and an image.
+//! resource and an image, and one that asks the user before it is made.
 
-use serde::Serialize;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 use toolwright::prelude::*;
 
 use crate::PNG;
@@ -90,4 +91,20 @@ fn test_prompt_with_image() -> Vec<PromptMessage> {
         PromptMessage::user(crate::png()),
         PromptMessage::user("Please analyze the image above."),
     ]
+}
+
+/// What the user says the prompt is about.
+#[derive(Deserialize, JsonSchema)]
+struct UserContext {
+    context: String,
+}
+
+/// A prompt that asks the user for its context first (on 2026-07-28, an `input_required`
+/// round; in a session, a request to the client).
+#[mcp_prompt]
+async fn test_input_required_result_prompt(ask: Elicit<UserContext>) -> Result<String, AskError> {
+    match ask.form("What context should the prompt use?").await? {
+        Answer::Accept(UserContext { context }) => Ok(format!("Prompt with context: {context}")),
+        _ => Ok("Prompt without context".into()),
+    }
 }

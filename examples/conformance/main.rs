@@ -248,6 +248,26 @@ mod tests {
         );
     }
 
+    /// The prompt that asks, as the suite's `input-required-result-non-tool-request` gets it
+    /// on 2026-07-28 (a round, then the retry), and as a session gets it.
+    #[test]
+    fn the_prompt_that_asks_is_answered_in_both_eras() {
+        for revision in [ProtocolVersion::V2025_11_25, ProtocolVersion::V2026_07_28] {
+            let answers = Answers::new().elicitation(|request| {
+                assert_eq!(request["message"], "What context should the prompt use?");
+                json!({"action": "accept", "content": {"context": "test context"}})
+            });
+            let mut client = Client::connect_answering(server(), revision, answers).unwrap();
+            let result = client
+                .get_prompt("test_input_required_result_prompt", json!({}))
+                .unwrap();
+            assert_eq!(
+                result["messages"][0]["content"]["text"], "Prompt with context: test context",
+                "{revision}"
+            );
+        }
+    }
+
     #[test]
     fn tools_match_the_pinned_manifest() {
         Manifest::of(server())

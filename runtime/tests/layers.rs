@@ -33,7 +33,11 @@ const RUNTIME: Folders = &[
     ),
     (
         "protocol",
-        &[&["id", "level", "params", "version"], &["jsonrpc", "wire"]],
+        &[
+            &["id", "level", "params", "version"],
+            &["jsonrpc", "wire"],
+            &["mcp_error"],
+        ],
     ),
     (
         "tools",
@@ -49,7 +53,8 @@ const RUNTIME: Folders = &[
             &["bind_error", "constraints"],
             &["compiled", "output"],
             &["binding", "error", "render"],
-            &["select"],
+            &["ask_error", "select"],
+            &["failure"],
         ],
     ),
     (
@@ -85,15 +90,12 @@ const RUNTIME: Folders = &[
             &["book", "wire"],
         ],
     ),
-    (
-        "call/asking",
-        &[&["error", "form", "root"], &["known_roots"]],
-    ),
+    ("call/asking", &[&["form", "root"], &["known_roots"]]),
     ("call/ask", &[&["elicit", "roots", "sample"]]),
     (
         "run",
         &[
-            &["sync_pool", "pace", "inflight"],
+            &["caught", "sync_pool", "pace", "inflight"],
             &["workers", "served"],
             &["tool_call", "item_call"],
             &["middleware"],

@@ -122,7 +122,13 @@ fn a_uri_whose_values_do_not_fit_is_not_found() {
         let missing = client.read_resource("item://abc").unwrap_err();
         assert_eq!(missing.code, code, "{revision}");
         assert_eq!(missing.data, Some(json!({"uri": "item://abc"})));
-        assert!(missing.message.contains("`id`"), "{}", missing.message);
+        assert!(
+            missing
+                .message
+                .contains("the variable `{id}` must be an integer"),
+            "{}",
+            missing.message
+        );
     }
 }
 

@@ -10,6 +10,7 @@ mod fixtures;
 
 mod arguments;
 mod asking;
+mod asking_items;
 mod caller;
 mod changing_items;
 mod changing_tools;
@@ -17,6 +18,7 @@ mod cli;
 mod constraints;
 mod content;
 mod eras;
+mod errors;
 mod http;
 mod http_asking;
 mod http_examples;

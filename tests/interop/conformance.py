@@ -111,11 +111,9 @@ def run() -> None:
             check(False, f"conformance {version}: the suite lists the prompts and resources scenarios",
                   f"found only {names}")
     asking = ["elicitation-sep1034-defaults", "elicitation-sep1330-enums"]
-    # Every multi-round-trip scenario but the one whose prompt asks the client mid-request:
-    # prompts and resources do not ask (the asking injectables are tools').
-    rounds = [name for name in listed_scenarios("conformance-alpha", "2026-07-28", "input-required-result-")
-              if name != "input-required-result-non-tool-request"]
-    if len(rounds) < 13:
+    # Every multi-round-trip scenario, the prompt that asks among them.
+    rounds = listed_scenarios("conformance-alpha", "2026-07-28", "input-required-result-")
+    if len(rounds) < 14 or "input-required-result-non-tool-request" not in rounds:
         check(False, "conformance 2026-07-28: the suite lists the input-required-result scenarios", f"found only {rounds}")
     # The tasks extension's scenarios (SEP-2663), every one the suite lists.
     tasks = listed_scenarios("conformance-alpha", None, "tasks-")

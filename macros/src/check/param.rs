@@ -130,15 +130,7 @@ fn injected(
     // marked `#[inject]` may share it (the runtime checks those).
     let asking = asking_type(injection.inner).filter(|_| !injection.marked);
     let kind = function.kind;
-    if let (Some(asking), false) = (asking, kind.asks) {
-        errors.push(syn::Error::new_spanned(
-            param.ty,
-            format!(
-                "a {} cannot ask the client mid-request: take `{asking}` in a tool",
-                kind.noun
-            ),
-        ));
-    } else if let (Some(asking), false) = (asking, function.is_async()) {
+    if let (Some(asking), false) = (asking, function.is_async()) {
         errors.push(syn::Error::new_spanned(
             param.ty,
             format!(
@@ -149,7 +141,7 @@ fn injected(
         ));
     }
     if is_task_start(injection.inner) && !injection.marked {
-        if !kind.asks {
+        if !kind.tasks {
             errors.push(syn::Error::new_spanned(
                 param.ty,
                 format!(

@@ -30,16 +30,7 @@ pub(crate) fn injectors(function: &Function<'_>, target: &Target<'_>) -> TokenSt
             // carries its span, so the error points there).
             let span = inner.span();
             let injector = format_ident!("__injector_{i}", span = span);
-            if !function.kind.asks {
-                // Nobody to ask: the server gives a prompt or a resource no asker.
-                let message = format!(
-                    "a {} cannot ask the client mid-request: take a value that asks in a tool",
-                    function.kind.noun
-                );
-                injectors.push(quote_spanned! {span=>
-                    const _: () = ::core::assert!(!#injector().asks, #message);
-                });
-            } else if !function.is_async() {
+            if !function.is_async() {
                 // Asking the client means awaiting it.
                 let private = respan(private.clone(), span);
                 injectors.push(quote_spanned! {span=>

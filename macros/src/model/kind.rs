@@ -21,9 +21,9 @@ pub(crate) struct Kind {
     /// One client argument in prose when arguments arrive as strings (a prompt's arguments,
     /// a URI's variables); `None` when they are JSON values of any type (a tool's).
     pub(crate) string_argument: Option<&'static str>,
-    /// Whether it may ask the client mid-request (`Elicit`, `Sample`, `Roots`): a tool may;
-    /// the server gives a prompt or a resource nobody to ask.
-    pub(crate) asks: bool,
+    /// Whether it may run as a task (`TaskStart`): a tool may; a prompt or a resource is
+    /// answered in its request.
+    pub(crate) tasks: bool,
 }
 
 impl Kind {
@@ -42,7 +42,7 @@ pub(crate) const TOOL: Kind = Kind {
     example: "read_only",
     verb: "calls",
     string_argument: None,
-    asks: true,
+    tasks: true,
 };
 
 pub(crate) const PROMPT: Kind = Kind {
@@ -52,7 +52,7 @@ pub(crate) const PROMPT: Kind = Kind {
     example: "name = \"review\"",
     verb: "gets",
     string_argument: Some("prompt argument"),
-    asks: false,
+    tasks: false,
 };
 
 pub(crate) const RESOURCE: Kind = Kind {
@@ -62,5 +62,5 @@ pub(crate) const RESOURCE: Kind = Kind {
     example: "\"notes://{id}\"",
     verb: "reads",
     string_argument: Some("template variable"),
-    asks: false,
+    tasks: false,
 };

@@ -7,7 +7,7 @@ use serde_json::value::RawValue;
 
 use crate::call::auth::Auth;
 use crate::call::cancel::Cancellation;
-use crate::call::client::{ClientInfo, ClientSource, DeclaredClient};
+use crate::call::client::{ClientInfo, DeclaredClient};
 use crate::call::log::Log;
 use crate::call::progress::Progress;
 use crate::call::record::CallRecord;
@@ -109,23 +109,11 @@ impl Context {
 
     /// Whether the client declared `path` (`"elicitation.url"`): every step an object.
     pub(crate) fn declared(&self, path: &str) -> bool {
-        let mut node = self.client_capabilities();
-        for step in path.split('.') {
-            match node.get(step) {
-                Some(next) if next.is_object() => node = next,
-                _ => return false,
-            }
-        }
-        true
+        self.0.declared(path)
     }
 
     fn client(&self) -> &DeclaredClient {
-        match &self.0.client {
-            ClientSource::Session(client) => client,
-            ClientSource::Request(parsed) => {
-                parsed.get_or_init(|| DeclaredClient::from_meta(self.0.meta.as_deref()))
-            }
-        }
+        self.0.client()
     }
 }
 

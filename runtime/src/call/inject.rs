@@ -3,7 +3,7 @@
 
 use std::any::{TypeId, type_name};
 
-use crate::call::asking::form::Form;
+use crate::call::asking::form::{Form, Forms};
 use crate::call::auth::Auth;
 use crate::call::cancel::Cancellation;
 use crate::call::context::Context;
@@ -106,6 +106,20 @@ impl Requirements {
         });
     }
 
+    /// Makes each form the item shows into `forms`, or says which one cannot be a form.
+    pub(crate) fn make_forms(&self, forms: &mut Forms) -> Result<(), String> {
+        for source in &self.forms {
+            let form = (source.make)().map_err(|problem| {
+                format!(
+                    "it elicits `{}`, which cannot be a form: {problem}",
+                    source.type_name
+                )
+            })?;
+            forms.insert(source.id, form);
+        }
+        Ok(())
+    }
+
     /// The server must hold a state of type `T` (registered with `Server::state`).
     pub fn state<T: Send + Sync + 'static>(&mut self) {
         self.states.push((TypeId::of::<T>(), type_name::<T>()));
@@ -130,7 +144,7 @@ pub struct Injector<T> {
 pub const fn sync_injectable(asks: bool) {
     assert!(
         !asks,
-        "a tool that asks the client (`Elicit`, `Sample`, `Roots`) must be an `async fn`: the \
+        "a function that asks the client (`Elicit`, `Sample`, `Roots`) must be an `async fn`: the \
          server awaits the client's answer"
     );
 }

@@ -10,8 +10,7 @@ use serde_json::Value;
 use serde_json::value::RawValue;
 
 use crate::call::asking::Asking;
-use crate::call::asking::error::AskError;
-use crate::call::client::ClientSource;
+use crate::call::client::{ClientSource, DeclaredClient};
 use crate::call::gate::Gate;
 use crate::call::outlet::Outlet;
 use crate::call::span::CallSpan;
@@ -19,6 +18,7 @@ use crate::call::state::States;
 use crate::call::task::{Plan, TaskFuture, TaskRun};
 use crate::protocol::id::IdKey;
 use crate::protocol::{Level, ProtocolVersion};
+use crate::tools::ask_error::AskError;
 
 pub(crate) struct CallRecord {
     /// The request's id, as the client wrote it (echoed byte for byte).
@@ -51,6 +51,28 @@ pub(crate) struct CallRecord {
 }
 
 impl CallRecord {
+    /// The client that sent the request, as it declared itself.
+    pub(crate) fn client(&self) -> &DeclaredClient {
+        match &self.client {
+            ClientSource::Session(client) => client,
+            ClientSource::Request(parsed) => {
+                parsed.get_or_init(|| DeclaredClient::from_meta(self.meta.as_deref()))
+            }
+        }
+    }
+
+    /// Whether the client declared `path` (`"elicitation.url"`): every step an object.
+    pub(crate) fn declared(&self, path: &str) -> bool {
+        let mut node = &self.client().capabilities;
+        for step in path.split('.') {
+            match node.get(step) {
+                Some(next) if next.is_object() => node = next,
+                _ => return false,
+            }
+        }
+        true
+    }
+
     /// How the call asks its client. Only a tool that asks can hold an asker, and the server
     /// gives such a call one.
     pub(crate) fn asking(&self) -> &Asking {

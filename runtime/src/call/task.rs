@@ -18,11 +18,11 @@ use std::task::Poll;
 use serde_json::{Value, json};
 use tokio::sync::{Notify, oneshot};
 
-use crate::call::asking::error::AskError;
 use crate::call::gate::Gate;
 use crate::tasks::book::{TaskBook, TaskError};
 use crate::tasks::record::{Ending, millis};
 use crate::tasks::store::Watch;
+use crate::tools::ask_error::AskError;
 
 /// A future the server's side of a task returns.
 pub(crate) type TaskFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;

@@ -4,8 +4,10 @@
 use std::fmt::Display;
 
 use crate::prompts::message::{Messages, PromptMessage};
+use crate::protocol::McpError;
 use crate::tools::bind_error::BindError;
-use crate::tools::output::ToolOutput;
+use crate::tools::failure::{Failure, failure};
+use crate::tools::output::{InputRequired, ToolOutput};
 
 /// The outcome of one prompt function's run. Generated code makes it; a server shapes it.
 #[derive(Debug)]
@@ -20,8 +22,12 @@ pub(crate) enum PromptRepr {
     InvalidArguments(BindError),
     /// The function's own error, shown as it wrote it: `-32603`.
     Failed(String),
+    /// A JSON-RPC error the author chose, shaped for the revision.
+    Chosen(Box<McpError>),
     /// A failure the client must not see in detail (a panic): `-32603`, masked.
     Internal(String),
+    /// A 2026-07-28 round ended on asks only the client's retry can answer.
+    InputRequired(Box<InputRequired>),
 }
 
 impl PromptOutput {
@@ -31,9 +37,40 @@ impl PromptOutput {
         }
     }
 
-    pub(crate) fn failed(message: String) -> PromptOutput {
+    /// The output of an error the function returned.
+    pub(crate) fn failed(error: Failure) -> PromptOutput {
         PromptOutput {
-            repr: PromptRepr::Failed(message),
+            repr: match error {
+                Failure::Chosen(chosen) => PromptRepr::Chosen(chosen),
+                Failure::Message(message) => PromptRepr::Failed(message),
+            },
+        }
+    }
+
+    pub(crate) fn input_required(input: InputRequired) -> PromptOutput {
+        PromptOutput {
+            repr: PromptRepr::InputRequired(Box::new(input)),
+        }
+    }
+
+    /// The asks of a round that ended on them, or of an error that asks the user to open
+    /// URLs where `version` makes it a round; the output itself otherwise.
+    pub(crate) fn into_round(
+        self,
+        version: crate::protocol::ProtocolVersion,
+        takes_urls: bool,
+    ) -> Result<InputRequired, PromptOutput> {
+        match self.repr {
+            PromptRepr::InputRequired(input) => Ok(*input),
+            PromptRepr::Chosen(chosen) => {
+                match InputRequired::asked_by(&chosen, version, takes_urls) {
+                    Some(input) => Ok(input),
+                    None => Err(PromptOutput {
+                        repr: PromptRepr::Chosen(chosen),
+                    }),
+                }
+            }
+            repr => Err(PromptOutput { repr }),
         }
     }
 
@@ -58,12 +95,14 @@ impl PromptOutput {
 
 /// What a `#[mcp_prompt]` function may return: a `String` (one message from the user), a
 /// [`PromptMessage`], a `Vec` of them, [`Messages`], or a `Result` of any of these whose error
-/// is shown to the client (its `Display`).
+/// is shown to the client as it is written (its `Display`, in a `-32603` error), or, for an
+/// [`McpError`] (or a [`ToolError`](crate::ToolError) made from one), is the JSON-RPC error it
+/// describes.
 #[diagnostic::on_unimplemented(
     message = "a prompt cannot return `{Self}`",
     label = "not a prompt's messages",
     note = "a prompt returns `String`, `PromptMessage`, `Vec<PromptMessage>`, `Messages`, or a \
-            `Result` of one of these whose error implements `Display`"
+            `Result` of one of these whose error implements `Display`, such as `McpError`"
 )]
 pub trait IntoPrompt {
     /// The prompt's output.
@@ -104,11 +143,11 @@ impl IntoPrompt for Vec<PromptMessage> {
     }
 }
 
-impl<T: IntoPrompt, E: Display> IntoPrompt for Result<T, E> {
+impl<T: IntoPrompt, E: Display + 'static> IntoPrompt for Result<T, E> {
     fn into_prompt(self) -> PromptOutput {
         match self {
             Ok(value) => value.into_prompt(),
-            Err(error) => PromptOutput::failed(error.to_string()),
+            Err(error) => PromptOutput::failed(failure(error)),
         }
     }
 }

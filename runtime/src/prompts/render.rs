@@ -17,7 +17,7 @@ use crate::protocol::ProtocolVersion;
 use crate::protocol::jsonrpc::{self, ProtocolError};
 use crate::protocol::wire::{Icon, Modern};
 use crate::tools::content::Content;
-use crate::tools::render::{Rendered, masked_error};
+use crate::tools::render::{Rendered, chosen_error, masked_error};
 
 /// One argument of a prompt, as listed.
 #[derive(Debug, Clone, Serialize)]
@@ -118,6 +118,8 @@ pub(crate) struct PromptRenderer<'a> {
     pub(crate) arguments_schema: &'a Value,
     pub(crate) expose_internal_errors: bool,
     pub(crate) server_meta: &'a RawValue,
+    /// Whether the request's client takes URL elicitations (for an error that asks for them).
+    pub(crate) client_takes_urls: bool,
 }
 
 /// The `prompts/get` response for `output` under `version`.
@@ -144,7 +146,16 @@ pub(crate) fn get_result(
             let message = error.describe(renderer.arguments_schema);
             Rendered::error(id, &ProtocolError::invalid_arguments(message))
         }
-        PromptRepr::Failed(message) => Rendered::error(id, &ProtocolError::internal(message)),
+        PromptRepr::Failed(message) => Rendered::error(id, &ProtocolError::failed(&message)),
+        PromptRepr::Chosen(chosen) => {
+            let error = chosen_error(&chosen, version, renderer.client_takes_urls);
+            Rendered::error(id, &error)
+        }
+        PromptRepr::InputRequired(_) => {
+            let detail = "a round of asks ended outside 2026-07-28 rounds";
+            let expose = renderer.expose_internal_errors;
+            Rendered::error(id, &masked_error("prompt", renderer.name, expose, detail))
+        }
         PromptRepr::Internal(detail) => {
             let error = masked_error(
                 "prompt",

@@ -17,55 +17,76 @@ use serde_json::value::RawValue;
 use crate::protocol::params::{Params, borrowed};
 use crate::protocol::version::ProtocolVersion;
 
-/// The code of an error the server answers with: JSON-RPC 2.0's own, and those the protocol
-/// defines (2026-07-28). It is written as its integer.
+/// The code of an error the server answers with: JSON-RPC 2.0's own, those the protocol
+/// defines, and one an author chose. It is written as its integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub(crate) enum ErrorCode {
     /// `-32700`: invalid JSON was received.
-    ParseError = -32700,
+    ParseError,
     /// `-32600`: the JSON sent is not a valid request object.
-    InvalidRequest = -32600,
+    InvalidRequest,
     /// `-32601`: the method does not exist or is not available.
-    MethodNotFound = -32601,
+    MethodNotFound,
     /// `-32602`: invalid method parameters (also: an unknown tool).
-    InvalidParams = -32602,
+    InvalidParams,
     /// `-32603`: an internal error.
-    InternalError = -32603,
+    InternalError,
     /// `-32002`: a resource that does not exist (until 2025-11-25; later revisions use
     /// `-32602`).
-    ResourceNotFound = -32002,
+    ResourceNotFound,
     /// `-32020` (HeaderMismatch): a 2026-07-28 HTTP request's headers disagree with its body.
     #[allow(dead_code, reason = "the HTTP transport's alone")]
-    HeaderMismatch = -32020,
+    HeaderMismatch,
     /// `-32021` (MissingRequiredClientCapability): a 2026-07-28 request needs a client
     /// capability its client did not declare.
-    MissingClientCapability = -32021,
+    MissingClientCapability,
     /// `-32022` (UnsupportedProtocolVersion): the revision a 2026-07-28 request named is not
     /// one the server speaks.
-    UnsupportedProtocolVersion = -32022,
+    UnsupportedProtocolVersion,
+    /// `-32042` (URLElicitationRequired, 2025-11-25 only): the request needs the user to
+    /// open a URL first.
+    UrlElicitationRequired,
+    /// A code of the author's own choosing.
+    Other(i64),
 }
 
 impl ErrorCode {
+    const NAMED: [ErrorCode; 10] = [
+        ErrorCode::ParseError,
+        ErrorCode::InvalidRequest,
+        ErrorCode::MethodNotFound,
+        ErrorCode::InvalidParams,
+        ErrorCode::InternalError,
+        ErrorCode::ResourceNotFound,
+        ErrorCode::HeaderMismatch,
+        ErrorCode::MissingClientCapability,
+        ErrorCode::UnsupportedProtocolVersion,
+        ErrorCode::UrlElicitationRequired,
+    ];
+
     /// The code as a number, as it is written.
     pub(crate) const fn as_i64(self) -> i64 {
-        self as i64
+        match self {
+            ErrorCode::ParseError => -32700,
+            ErrorCode::InvalidRequest => -32600,
+            ErrorCode::MethodNotFound => -32601,
+            ErrorCode::InvalidParams => -32602,
+            ErrorCode::InternalError => -32603,
+            ErrorCode::ResourceNotFound => -32002,
+            ErrorCode::HeaderMismatch => -32020,
+            ErrorCode::MissingClientCapability => -32021,
+            ErrorCode::UnsupportedProtocolVersion => -32022,
+            ErrorCode::UrlElicitationRequired => -32042,
+            ErrorCode::Other(code) => code,
+        }
     }
 
-    /// The code written as `code`; an unknown one is an internal error.
-    fn of(code: i64) -> ErrorCode {
-        [
-            ErrorCode::ParseError,
-            ErrorCode::InvalidRequest,
-            ErrorCode::MethodNotFound,
-            ErrorCode::InvalidParams,
-            ErrorCode::ResourceNotFound,
-            ErrorCode::HeaderMismatch,
-            ErrorCode::MissingClientCapability,
-            ErrorCode::UnsupportedProtocolVersion,
-        ]
-        .into_iter()
-        .find(|known| known.as_i64() == code)
-        .unwrap_or(ErrorCode::InternalError)
+    /// The code written as `code`.
+    pub(crate) fn of(code: i64) -> ErrorCode {
+        Self::NAMED
+            .into_iter()
+            .find(|known| known.as_i64() == code)
+            .unwrap_or(ErrorCode::Other(code))
     }
 }
 
@@ -88,12 +109,64 @@ pub(crate) struct ProtocolError {
     data: Option<serde_json::Value>,
 }
 
+/// The most of what a client sent that an error quotes: a name, a URI, a value.
+const QUOTED: usize = 200;
+
+/// The longest message an error carries, whatever it quotes.
+const MESSAGE: usize = 4096;
+
+/// The longest URI an error's `data.uri` carries: beyond it, the message quotes its beginning
+/// and `data` leaves it out rather than carry a URI no resource has.
+const DATA_URI: usize = 4096;
+
+/// What a client sent, as an error quotes it: whole when it is short, else its beginning and
+/// its length, so that an error never grows with the input it describes.
+pub(crate) fn quoted(text: &str) -> Cow<'_, str> {
+    match text.len() <= QUOTED {
+        true => Cow::Borrowed(text),
+        false => Cow::Owned(format!("{}… ({} bytes)", prefix(text, QUOTED), text.len())),
+    }
+}
+
+/// `text`, or its beginning of at most `max` bytes and an ellipsis.
+pub(crate) fn shortened(text: &str, max: usize) -> Cow<'_, str> {
+    match text.len() <= max {
+        true => Cow::Borrowed(text),
+        false => Cow::Owned(format!("{}…", prefix(text, max))),
+    }
+}
+
+/// The longest beginning of `text` of at most `max` bytes that ends on a character.
+fn prefix(text: &str, max: usize) -> &str {
+    let mut end = max.min(text.len());
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    &text[..end]
+}
+
 impl ProtocolError {
-    fn new(code: ErrorCode, message: String) -> ProtocolError {
+    fn new(code: ErrorCode, mut message: String) -> ProtocolError {
+        if message.len() > MESSAGE {
+            message = shortened(&message, MESSAGE).into_owned();
+        }
         ProtocolError {
             code,
             message,
             data: None,
+        }
+    }
+
+    /// The error an author chose: `code`, `message` and `data` as given (the message within
+    /// the bound every message keeps).
+    pub(crate) fn chosen(
+        code: ErrorCode,
+        message: &str,
+        data: Option<serde_json::Value>,
+    ) -> ProtocolError {
+        ProtocolError {
+            data,
+            ..Self::new(code, message.to_owned())
         }
     }
 
@@ -131,7 +204,7 @@ impl ProtocolError {
     pub(crate) fn method_not_found(method: &str) -> ProtocolError {
         Self::new(
             ErrorCode::MethodNotFound,
-            format!("Method not found: {method}"),
+            format!("Method not found: {}", quoted(method)),
         )
     }
 
@@ -151,28 +224,46 @@ impl ProtocolError {
 
     /// `-32602` for a tool the caller cannot call: "Unknown tool: " and its name.
     pub(crate) fn unknown_tool(name: &str) -> ProtocolError {
-        Self::new(ErrorCode::InvalidParams, format!("Unknown tool: {name}"))
+        Self::new(
+            ErrorCode::InvalidParams,
+            format!("Unknown tool: {}", quoted(name)),
+        )
     }
 
     /// `-32602` for a prompt the caller cannot get: "Unknown prompt: " and its name.
     pub(crate) fn unknown_prompt(name: &str) -> ProtocolError {
-        Self::new(ErrorCode::InvalidParams, format!("Unknown prompt: {name}"))
+        Self::new(
+            ErrorCode::InvalidParams,
+            format!("Unknown prompt: {}", quoted(name)),
+        )
     }
 
     /// A resource that does not exist, with its URI in `data`: `-32602` on 2026-07-28,
     /// `-32002` before ([`ProtocolVersion::resource_not_found_is_invalid_params`]);
-    /// "Resource not found: " and `detail`.
+    /// "Resource not found: ", the URI and why, if there is more to say.
     pub(crate) fn resource_not_found(
         version: ProtocolVersion,
         uri: &str,
-        detail: impl fmt::Display,
+        why: Option<&dyn fmt::Display>,
     ) -> ProtocolError {
         let code = match version.resource_not_found_is_invalid_params() {
             true => ErrorCode::InvalidParams,
             false => ErrorCode::ResourceNotFound,
         };
-        Self::new(code, format!("Resource not found: {detail}"))
-            .with_data(serde_json::json!({"uri": uri}))
+        let message = match why {
+            None => format!("Resource not found: {}", quoted(uri)),
+            Some(why) => format!("Resource not found: {}: {why}", quoted(uri)),
+        };
+        let data = match uri.len() <= DATA_URI {
+            true => serde_json::json!({"uri": uri}),
+            false => serde_json::json!({}),
+        };
+        Self::new(code, message).with_data(data)
+    }
+
+    /// `-32603` with the message an author wrote, as written.
+    pub(crate) fn failed(message: &str) -> ProtocolError {
+        Self::new(ErrorCode::InternalError, message.to_owned())
     }
 
     /// `-32603`, "Internal error: " and `detail`.
@@ -230,6 +321,16 @@ impl ProtocolError {
     /// The error's code.
     pub(crate) fn code(&self) -> ErrorCode {
         self.code
+    }
+
+    /// Its message.
+    pub(crate) fn message(&self) -> &str {
+        &self.message
+    }
+
+    /// Its data, if it has any.
+    pub(crate) fn data(&self) -> Option<&serde_json::Value> {
+        self.data.as_ref()
     }
 }
 

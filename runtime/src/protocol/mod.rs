@@ -5,9 +5,11 @@
 pub(crate) mod id;
 pub(crate) mod jsonrpc;
 mod level;
+pub(crate) mod mcp_error;
 pub(crate) mod params;
 pub(crate) mod version;
 pub(crate) mod wire;
 
 pub use level::Level;
+pub use mcp_error::{McpError, UrlElicitation};
 pub use version::{Era, ProtocolVersion};

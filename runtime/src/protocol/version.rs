@@ -191,6 +191,19 @@ impl ProtocolVersion {
         self >= ProtocolVersion::V2026_07_28
     }
 
+    /// Whether the error codes from -32020 to -32099 are the specification's own, so that a
+    /// server sends none of them that the revision does not define (2026-07-28 on,
+    /// `basic/index.mdx` §Error Codes).
+    pub fn reserves_error_codes(self) -> bool {
+        self >= ProtocolVersion::V2026_07_28
+    }
+
+    /// `-32042` (URLElicitationRequired), a request's answer that the user must open URLs
+    /// first (2025-11-25 only: 2026-07-28 retired it for rounds that ask them).
+    pub fn has_url_elicitation_required_error(self) -> bool {
+        self.has_url_elicitation_id()
+    }
+
     /// `resultType` and the server's `_meta` on every result (2026-07-28 on, changelog
     /// major #8).
     pub fn has_result_type(self) -> bool {

@@ -4,9 +4,11 @@ use std::fmt::Display;
 
 use serde::Serialize;
 
+use crate::protocol::McpError;
 use crate::tools::bind_error::BindError;
 use crate::tools::content::EmbeddedResource;
-use crate::tools::output::{Json, ToolOutput};
+use crate::tools::failure::{Failure, failure};
+use crate::tools::output::{InputRequired, Json, ToolOutput};
 
 /// What a conversion into contents knows of the read: the URI asked for and the MIME type the
 /// resource declares.
@@ -33,8 +35,12 @@ pub(crate) enum ResourceRepr {
     InvalidArguments(BindError),
     /// The function's own error, shown as it wrote it: `-32603`.
     Failed(String),
+    /// A JSON-RPC error the author chose, shaped for the revision.
+    Chosen(Box<McpError>),
     /// A failure the client must not see in detail (a panic): `-32603`, masked.
     Internal(String),
+    /// A 2026-07-28 round ended on asks only the client's retry can answer.
+    InputRequired(Box<InputRequired>),
 }
 
 impl ResourceOutput {
@@ -44,6 +50,29 @@ impl ResourceOutput {
 
     pub(crate) fn internal(detail: String) -> ResourceOutput {
         ResourceOutput::new(ResourceRepr::Internal(detail))
+    }
+
+    pub(crate) fn input_required(input: InputRequired) -> ResourceOutput {
+        ResourceOutput::new(ResourceRepr::InputRequired(Box::new(input)))
+    }
+
+    /// The asks of a round that ended on them, or of an error that asks the user to open
+    /// URLs where `version` makes it a round; the output itself otherwise.
+    pub(crate) fn into_round(
+        self,
+        version: crate::protocol::ProtocolVersion,
+        takes_urls: bool,
+    ) -> Result<InputRequired, ResourceOutput> {
+        match self.repr {
+            ResourceRepr::InputRequired(input) => Ok(*input),
+            ResourceRepr::Chosen(chosen) => {
+                match InputRequired::asked_by(&chosen, version, takes_urls) {
+                    Some(input) => Ok(input),
+                    None => Err(ResourceOutput::new(ResourceRepr::Chosen(chosen))),
+                }
+            }
+            repr => Err(ResourceOutput::new(repr)),
+        }
     }
 
     /// The output of values that did not bind (what `Arguments::bind` refused with).
@@ -64,7 +93,8 @@ impl ResourceOutput {
 /// (`Vec<u8>`, sent as a base64 blob), [`Json`] of any `Serialize` value (JSON text,
 /// `application/json`), one [`EmbeddedResource`] or a `Vec` of them (as given), an `Option` of
 /// any of these (`None`: the resource does not exist), or a `Result` whose error is shown to
-/// the client (its `Display`).
+/// the client as it is written (its `Display`, in a `-32603` error), or, for an [`McpError`]
+/// (or a [`ToolError`](crate::ToolError) made from one), is the JSON-RPC error it describes.
 ///
 /// Text and bytes carry the resource's declared MIME type, or `text/plain` and
 /// `application/octet-stream`.
@@ -139,11 +169,14 @@ impl<T: IntoContents> IntoContents for Option<T> {
     }
 }
 
-impl<T: IntoContents, E: Display> IntoContents for Result<T, E> {
+impl<T: IntoContents, E: Display + 'static> IntoContents for Result<T, E> {
     fn into_contents(self, read: &Read<'_>) -> ResourceOutput {
         match self {
             Ok(value) => value.into_contents(read),
-            Err(error) => ResourceOutput::new(ResourceRepr::Failed(error.to_string())),
+            Err(error) => ResourceOutput::new(match failure(error) {
+                Failure::Chosen(chosen) => ResourceRepr::Chosen(chosen),
+                Failure::Message(message) => ResourceRepr::Failed(message),
+            }),
         }
     }
 }

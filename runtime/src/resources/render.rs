@@ -17,7 +17,7 @@ use crate::protocol::jsonrpc::{self, ProtocolError};
 use crate::protocol::wire::{Cache, Icon, Modern};
 use crate::resources::contents::{ResourceOutput, ResourceRepr};
 use crate::tools::content::{Annotations, EmbeddedResource};
-use crate::tools::render::{Rendered, masked_error};
+use crate::tools::render::{Rendered, chosen_error, masked_error};
 
 /// What a list entry of a resource or a template is made of, before the revision chooses its
 /// fields.
@@ -135,6 +135,8 @@ pub(crate) struct ReadRenderer<'a> {
     pub(crate) expose_internal_errors: bool,
     pub(crate) server_meta: &'a RawValue,
     pub(crate) cache: Cache,
+    /// Whether the request's client takes URL elicitations (for an error that asks for them).
+    pub(crate) client_takes_urls: bool,
 }
 
 /// The `resources/read` response for `output` under `version`.
@@ -156,7 +158,7 @@ pub(crate) fn read_result(
         }
         ResourceRepr::NotFound => {
             let uri = renderer.uri;
-            let error = ProtocolError::resource_not_found(version, uri, uri);
+            let error = ProtocolError::resource_not_found(version, uri, None);
             Rendered::error(id, &error)
         }
         // A URI whose values the function's parameters cannot take names no resource.
@@ -164,15 +166,25 @@ pub(crate) fn read_result(
             let uri = renderer.uri;
             let detail = match error.path.as_str() {
                 // The values as a whole: one is missing.
-                "." => format!("{uri}: {}", error.message),
-                path => format!(
-                    "{uri}: the value of `{path}` does not fit: {}",
-                    error.message
-                ),
+                "." => error.message,
+                path if error.message.starts_with("must") => {
+                    format!("the variable `{{{path}}}` {}", error.message)
+                }
+                path => format!("the variable `{{{path}}}` does not fit: {}", error.message),
             };
-            Rendered::error(id, &ProtocolError::resource_not_found(version, uri, detail))
+            let error = ProtocolError::resource_not_found(version, uri, Some(&detail));
+            Rendered::error(id, &error)
         }
-        ResourceRepr::Failed(message) => Rendered::error(id, &ProtocolError::internal(message)),
+        ResourceRepr::Failed(message) => Rendered::error(id, &ProtocolError::failed(&message)),
+        ResourceRepr::Chosen(chosen) => {
+            let error = chosen_error(&chosen, version, renderer.client_takes_urls);
+            Rendered::error(id, &error)
+        }
+        ResourceRepr::InputRequired(_) => {
+            let detail = "a round of asks ended outside 2026-07-28 rounds";
+            let expose = renderer.expose_internal_errors;
+            Rendered::error(id, &masked_error("resource", renderer.name, expose, detail))
+        }
         ResourceRepr::Internal(detail) => {
             let error = masked_error(
                 "resource",

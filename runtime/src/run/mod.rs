@@ -4,6 +4,7 @@
 //! beside tools', without middleware). Each file imports
 //! only those above it in this list.
 
+pub(crate) mod caught;
 mod sync_pool;
 pub(crate) mod workers;
 

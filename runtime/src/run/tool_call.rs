@@ -3,22 +3,18 @@
 //! it. It is the request middleware sees ([`ToolCall`] is public there): the layers read it and
 //! hand it on, and the innermost runs it here.
 
-use std::future::Future;
-use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::pin::Pin;
 use std::sync::Arc;
-use std::task::{Context as TaskContext, Poll};
 
 use serde_json::Value;
 
 use crate::call::context::Context;
 use crate::call::record::CallRecord;
-use crate::call::spec::{BoxFuture, Handler, Invocation, ToolInfo};
+use crate::call::spec::{Handler, Invocation, ToolInfo};
+use crate::run::caught::{caught, caught_sync};
 use crate::run::pace::{Meter, Pace};
 use crate::run::served::ServedTool;
 use crate::run::workers::Threads;
 use crate::tools::ToolOutput;
-use crate::tools::output::InputRequired;
 
 /// One tool call on its way to the tool.
 pub struct ToolCall {
@@ -75,12 +71,8 @@ impl ToolCall {
                     .unwrap_or_else(|_| ToolOutput::internal("the tool's thread ended unanswered"))
             }
             Handler::Async(run) => {
-                let rounds = in_rounds(&invocation.context.0);
-                CatchUnwind {
-                    future: run(invocation),
-                    rounds,
-                }
-                .await
+                let record = Arc::clone(&invocation.context.0);
+                caught(run(invocation), &record).await
             }
         }
     }
@@ -95,12 +87,6 @@ impl std::fmt::Debug for ToolCall {
     }
 }
 
-/// The record of a call that asks in 2026-07-28 rounds, for its future to end a round with.
-fn in_rounds(record: &Arc<CallRecord>) -> Option<Arc<CallRecord>> {
-    let asking = record.asking.as_ref()?;
-    asking.in_rounds().then(|| Arc::clone(record))
-}
-
 /// Runs a sync tool, catching its panic, and notes what the run cost its thread.
 pub(crate) fn metered(
     pace: &Pace,
@@ -109,42 +95,7 @@ pub(crate) fn metered(
     invocation: Invocation,
 ) -> ToolOutput {
     let meter = Meter::start();
-    let output = catch_unwind(AssertUnwindSafe(|| run(invocation)));
+    let output = caught_sync(|| run(invocation));
     pace.record(meter.stop(), on_worker);
-    output.unwrap_or_else(|p| panicked(&*p))
-}
-
-fn panicked(payload: &(dyn std::any::Any + Send)) -> ToolOutput {
-    let message = crate::diagnostics::panic_message(payload);
-    ToolOutput::internal(format!("panicked: {message}"))
-}
-
-/// A tool's future: a panic inside it becomes an internal-error result, and, for a call
-/// asking in 2026-07-28 rounds, waiting on asks that only a retry can answer ends the round.
-struct CatchUnwind {
-    future: BoxFuture,
-    rounds: Option<Arc<CallRecord>>,
-}
-
-impl Future for CatchUnwind {
-    type Output = ToolOutput;
-
-    fn poll(mut self: Pin<&mut Self>, cx: &mut TaskContext<'_>) -> Poll<ToolOutput> {
-        let future = self.future.as_mut();
-        match catch_unwind(AssertUnwindSafe(|| future.poll(cx))) {
-            Ok(Poll::Pending) => {
-                // Everything the tool asked at once (`join!`) is in this round.
-                let unanswered = self.rounds.as_ref().and_then(|r| r.asking().unanswered());
-                match unanswered {
-                    Some(asks) => Poll::Ready(ToolOutput::input_required(InputRequired {
-                        requests: asks.requests,
-                        answers: asks.answers,
-                    })),
-                    None => Poll::Pending,
-                }
-            }
-            Ok(ready) => ready,
-            Err(payload) => Poll::Ready(panicked(&*payload)),
-        }
-    }
+    output
 }

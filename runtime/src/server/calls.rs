@@ -12,6 +12,7 @@ use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
 
 use crate::call::asking::Asking;
+use crate::call::asking::form::Forms;
 use crate::call::auth::Auth;
 use crate::call::client::ClientSource;
 use crate::call::context::Context;
@@ -20,7 +21,7 @@ use crate::call::record::{CallRecord, TaskSlot};
 use crate::call::span::CallSpan;
 use crate::call::spec::Invocation;
 use crate::protocol::id::IdKey;
-use crate::protocol::jsonrpc::ProtocolError;
+use crate::protocol::jsonrpc::{ProtocolError, quoted};
 use crate::protocol::params::{Meta, Params};
 use crate::protocol::{Era, Level, ProtocolVersion};
 use crate::run::call::Call;
@@ -160,7 +161,12 @@ impl Session {
             tool,
         )?;
         let asking = match tool.asks {
-            true => Some(Box::new(self.asking(request, tool.spec.name, registry)?)),
+            true => {
+                let arguments = round_arguments(request.params);
+                let forms = Arc::clone(&registry.forms);
+                let asking = self.asking(request, tool.spec.name, arguments, forms)?;
+                Some(Box::new(asking))
+            }
             false => None,
         };
         self.open_record(request, tool.spec.name, asking, None, task)
@@ -237,27 +243,23 @@ impl Session {
 }
 
 impl Session {
-    /// How a call of a tool that asks will ask: requests through this session's peer, or, on
-    /// 2026-07-28, answers from the client's retry and the sealed state of earlier rounds.
-    fn asking(
+    /// How a request of an item that asks will ask: requests through this session's peer,
+    /// or, on 2026-07-28, answers from the client's retry and the sealed state of earlier
+    /// rounds, bound to `target` (the item) and `arguments`.
+    pub(crate) fn asking(
         &self,
         request: &Request<'_>,
-        tool: &str,
-        registry: &Registry,
+        target: &str,
+        arguments: Value,
+        forms: Arc<Forms>,
     ) -> Result<Asking, ProtocolError> {
         let (version, params) = (request.version, request.params);
         let engine = &self.engine;
-        let forms = Arc::clone(&registry.forms);
         if version.era() == Era::Legacy {
             let peer = Arc::clone(&self.peer);
             let roots = Arc::clone(self.roots.get_or_init(Arc::default));
             return Ok(Asking::requests(forms, peer, engine.ask_timeout, roots));
         }
-        let arguments: Value = params
-            .arguments
-            .and_then(|a| serde_json::from_str(a.get()).ok())
-            .filter(|a: &Value| !a.is_null())
-            .unwrap_or_else(|| Value::Object(Map::new()));
         let mut answers = match params.request_state {
             None => Map::new(),
             Some(state) => {
@@ -276,7 +278,7 @@ impl Session {
                     .and_then(|e| e.get::<Auth>());
                 engine
                     .sealer
-                    .open(&state, tool, &arguments, caller.map(Auth::subject))
+                    .open(&state, target, &arguments, caller.map(Auth::subject))
                     .map_err(|why| refused(why.reason()))?
             }
         };
@@ -285,12 +287,23 @@ impl Session {
                 .map_err(|_| ProtocolError::invalid_params("`inputResponses` must be an object"))?;
             for (key, response) in responses {
                 if !response.is_object() {
-                    let message = format!("`inputResponses.{key}` must be a result object");
+                    let message =
+                        format!("`inputResponses.{}` must be a result object", quoted(&key));
                     return Err(ProtocolError::invalid_params(message));
                 }
                 answers.insert(key, response);
             }
         }
-        Ok(Asking::rounds(forms, answers, arguments))
+        Ok(Asking::rounds(forms, answers, target.into(), arguments))
     }
+}
+
+/// A call's arguments as a round's state is bound to them: an object (empty when the client
+/// sent none).
+pub(crate) fn round_arguments(params: &Params<'_>) -> Value {
+    params
+        .arguments
+        .and_then(|a| serde_json::from_str(a.get()).ok())
+        .filter(|a: &Value| !a.is_null())
+        .unwrap_or_else(|| Value::Object(Map::new()))
 }

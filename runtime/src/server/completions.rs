@@ -14,9 +14,10 @@ use serde_json::value::RawValue;
 
 use crate::call::completion::{self, Completing, Completion};
 use crate::call::record::CallRecord;
-use crate::protocol::jsonrpc::{self, ProtocolError, without_position};
+use crate::call::spec::Invocation;
+use crate::protocol::jsonrpc::{self, ProtocolError, quoted, without_position};
 use crate::protocol::wire::Modern;
-use crate::run::item_call;
+use crate::run::caught::caught;
 use crate::server::batch::Batch;
 use crate::server::calls::Request;
 use crate::server::engine::Engine;
@@ -77,7 +78,8 @@ impl Session {
                     .filter(|r| self.engine.visible_item(r.spec.info(), outlet))
                     .ok_or_else(|| {
                         ProtocolError::invalid_params(format_args!(
-                            "no resource template is `{uri}`"
+                            "no resource template is `{}`",
+                            quoted(uri)
                         ))
                     })?;
                 (
@@ -90,7 +92,7 @@ impl Session {
         if !names.contains(&argument.name.as_str()) {
             return Err(ProtocolError::invalid_params(format_args!(
                 "`{owner}` has no argument `{}`",
-                argument.name
+                quoted(&argument.name)
             )));
         }
         let suggestions = completions
@@ -131,9 +133,10 @@ impl Session {
             instance: None,
             arguments: Arguments::default(),
             uri: None,
-            produce: Box::new(move |_, _| {
+            asking: None,
+            produce: Box::new(move |invocation: Invocation, _| {
                 let future = Box::pin(async move { Ok(function(completing).await) });
-                Box::pin(item_call::caught(future, Err))
+                Box::pin(caught(future, &invocation.context.0))
             }),
             render: Box::new(move |engine: &Engine, record: &CallRecord, completion| {
                 match completion {

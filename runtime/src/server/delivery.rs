@@ -14,7 +14,7 @@ use crate::server::batch::Batch;
 use crate::server::engine::Engine;
 use crate::tasks::record::Ending;
 use crate::tools::ToolOutput;
-use crate::tools::output::Repr;
+use crate::tools::output::{InputRequired, Repr};
 use crate::tools::render::{self, Rendered, Renderer};
 
 /// Shapes a call's output for its revision and delivers it, unless the call was cancelled:
@@ -35,11 +35,13 @@ impl Finish for Delivery {
         let span = record.span.take();
         let _in_span = span.span().enter();
         let outcome = outcome(&output);
+        let takes_urls = record.declared("elicitation.url");
         let renderer = Renderer {
             tool: &tool.compiled,
             name: tool.spec.name,
             expose_internal_errors: self.engine.expose_internal_errors,
             server_meta: &self.engine.server_meta,
+            client_takes_urls: takes_urls,
         };
         if let Some(run) = record.task_run() {
             // A task: its request was answered with it; the output is its result.
@@ -52,22 +54,8 @@ impl Finish for Delivery {
             run.end(ending, move || drop(self));
             return;
         }
-        let rendered = match output.into_input_required() {
-            Ok(input) => {
-                let caller = record.outlet.extensions().and_then(|e| e.get::<Auth>());
-                let state = self.engine.sealer.seal(
-                    tool.spec.name,
-                    record.asking().arguments(),
-                    caller.map(Auth::subject),
-                    input.answers,
-                );
-                let server_meta = &self.engine.server_meta;
-                let line = render::input_required(server_meta, &record.id, &input.requests, &state);
-                Rendered {
-                    line,
-                    error_code: None,
-                }
-            }
+        let rendered = match output.into_round(record.version, takes_urls) {
+            Ok(input) => Rendered::result(round_line(&self.engine, record, input)),
             Err(output) => render::call_result(&renderer, record.version, &record.id, output),
         };
         self.send(record, &span, rendered, outcome);
@@ -94,6 +82,28 @@ impl Delivery {
             outcome,
         );
     }
+}
+
+/// The answer of a 2026-07-28 round: `input_required` with its asks and, for a request of an
+/// item that asks in rounds, the state sealed with the answers its run used.
+pub(crate) fn round_line(
+    engine: &Engine,
+    record: &CallRecord,
+    mut input: InputRequired,
+) -> Vec<u8> {
+    let state = record.asking.as_deref().and_then(|asking| {
+        let (target, arguments) = asking.bound_to()?;
+        input.answers.extend(asking.take_used());
+        let caller = record.outlet.extensions().and_then(|e| e.get::<Auth>());
+        let caller = caller.map(Auth::subject);
+        Some(engine.sealer.seal(target, arguments, caller, input.answers))
+    });
+    render::input_required(
+        &engine.server_meta,
+        &record.id,
+        &input.requests,
+        state.as_deref(),
+    )
 }
 
 /// Sends a request's answer through its gate (unless it was cancelled or answered already),

@@ -14,21 +14,23 @@ use std::sync::Arc;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
+use crate::call::asking::Asking;
 use crate::call::context::Context;
 use crate::call::record::CallRecord;
 use crate::call::span::Outcome;
 use crate::call::spec::{BoxFuture, Handler, Instance, Invocation};
 use crate::prompts::output::PromptOutput;
 use crate::prompts::render::{self as prompt_render, PromptRenderer};
-use crate::protocol::jsonrpc::ProtocolError;
+use crate::protocol::jsonrpc::{ProtocolError, quoted};
 use crate::resources::contents::ResourceOutput;
 use crate::resources::render::{self as resource_render, ReadRenderer};
+use crate::run::caught::Output;
 use crate::run::item_call::{self, ItemCall};
 use crate::run::workers::Threads;
 use crate::server::batch::Batch;
-use crate::server::calls::Request;
+use crate::server::calls::{Request, round_arguments};
 use crate::server::catalog::Reached;
-use crate::server::delivery::Delivery;
+use crate::server::delivery::{Delivery, round_line};
 use crate::server::engine::Engine;
 use crate::server::reply::{Later, Reply};
 use crate::server::session::Session;
@@ -53,15 +55,15 @@ pub(crate) struct Run<O> {
     pub(crate) arguments: Arguments,
     /// The URI a `resources/read` asked for (`Invocation::resource_uri`).
     pub(crate) uri: Option<Box<str>>,
+    /// How the function asks the client, for one that does.
+    pub(crate) asking: Option<Box<Asking>>,
     pub(crate) produce: Produce<O>,
     pub(crate) render: Render<O>,
 }
 
-/// Runs `handler`, its panic becoming `panicked`'s output.
-fn running<O: Send + 'static>(handler: Handler<O>, panicked: fn(String) -> O) -> Produce<O> {
-    Box::new(move |invocation, threads| {
-        Box::pin(item_call::run(handler, invocation, threads, panicked))
-    })
+/// Runs `handler` inside the boundary every function's run has.
+fn running<O: Output>(handler: Handler<O>) -> Produce<O> {
+    Box::new(move |invocation, threads| Box::pin(item_call::run(handler, invocation, threads)))
 }
 
 impl Session {
@@ -81,25 +83,45 @@ impl Session {
         let raw = strings(params.arguments)?;
         let arguments = Arguments::new(raw)
             .ignoring_unknown(Some(Arc::clone(&prompt.known)))
-            .decoding(Some(Arc::clone(&prompt.schema)));
+            .decoding(Some(Arc::clone(&prompt.schema)))
+            .sent_as_strings();
         let (schema, version) = (Arc::clone(&prompt.schema), request.version);
         let name = prompt.spec.name;
+        let asking = match prompt.asks.asks {
+            true => {
+                let target = format!("prompt:{name}");
+                let arguments = round_arguments(params);
+                let forms = Arc::clone(&prompt.asks.forms);
+                Some(Box::new(self.asking(request, &target, arguments, forms)?))
+            }
+            false => None,
+        };
         let run = Run {
             name,
             counted: true,
             instance: prompt.instance.clone(),
             arguments,
             uri: None,
-            produce: running(prompt.spec.handler, PromptOutput::internal),
-            render: Box::new(move |engine: &Engine, record: &CallRecord, output| {
-                let renderer = PromptRenderer {
-                    name,
-                    arguments_schema: &schema,
-                    expose_internal_errors: engine.expose_internal_errors,
-                    server_meta: &engine.server_meta,
-                };
-                prompt_render::get_result(&renderer, version, &record.id, output)
-            }),
+            asking,
+            produce: running(prompt.spec.handler),
+            render: Box::new(
+                move |engine: &Engine, record: &CallRecord, output: PromptOutput| {
+                    let takes_urls = record.declared("elicitation.url");
+                    match output.into_round(version, takes_urls) {
+                        Ok(input) => Rendered::result(round_line(engine, record, input)),
+                        Err(output) => {
+                            let renderer = PromptRenderer {
+                                name,
+                                arguments_schema: &schema,
+                                expose_internal_errors: engine.expose_internal_errors,
+                                server_meta: &engine.server_meta,
+                                client_takes_urls: takes_urls,
+                            };
+                            prompt_render::get_result(&renderer, version, &record.id, output)
+                        }
+                    }
+                },
+            ),
         };
         self.run(request, batch, run)
     }
@@ -124,7 +146,11 @@ impl Session {
         let (resource, values) = match catalog.reach(uri, visible) {
             Reached::Resource(resource, values) => (resource, values),
             Reached::Refused(refused) => {
-                return Err(ProtocolError::resource_not_found(version, uri, refused));
+                return Err(ProtocolError::resource_not_found(
+                    version,
+                    uri,
+                    Some(&refused),
+                ));
             }
             Reached::Nothing => return self.read_other(request, uri),
         };
@@ -133,26 +159,47 @@ impl Session {
             .map(|(name, value)| (name, Value::String(value)))
             .collect();
         let raw = serde_json::value::to_raw_value(&values).expect("strings serialize");
-        let arguments = Arguments::new(Some(raw)).decoding(Some(Arc::clone(&resource.schema)));
+        let arguments = Arguments::new(Some(raw))
+            .decoding(Some(Arc::clone(&resource.schema)))
+            .sent_as_strings();
         let spec = resource.spec;
         let cache = self.engine.read_cache(spec);
+        let asking = match resource.asks.asks {
+            true => {
+                let target = format!("resource:{}", spec.name);
+                let arguments = serde_json::json!({"uri": uri});
+                let forms = Arc::clone(&resource.asks.forms);
+                Some(Box::new(self.asking(request, &target, arguments, forms)?))
+            }
+            false => None,
+        };
         let run = Run {
             name: spec.name,
             counted: true,
             instance: resource.instance.clone(),
             arguments,
             uri: Some(uri.into()),
-            produce: running(spec.handler, ResourceOutput::internal),
-            render: Box::new(move |engine: &Engine, record: &CallRecord, output| {
-                let renderer = ReadRenderer {
-                    name: spec.name,
-                    uri: record.resource_uri.as_deref().unwrap_or_default(),
-                    expose_internal_errors: engine.expose_internal_errors,
-                    server_meta: &engine.server_meta,
-                    cache,
-                };
-                resource_render::read_result(&renderer, version, &record.id, output)
-            }),
+            asking,
+            produce: running(spec.handler),
+            render: Box::new(
+                move |engine: &Engine, record: &CallRecord, output: ResourceOutput| {
+                    let takes_urls = record.declared("elicitation.url");
+                    match output.into_round(version, takes_urls) {
+                        Ok(input) => Rendered::result(round_line(engine, record, input)),
+                        Err(output) => {
+                            let renderer = ReadRenderer {
+                                name: spec.name,
+                                uri: record.resource_uri.as_deref().unwrap_or_default(),
+                                expose_internal_errors: engine.expose_internal_errors,
+                                server_meta: &engine.server_meta,
+                                cache,
+                                client_takes_urls: takes_urls,
+                            };
+                            resource_render::read_result(&renderer, version, &record.id, output)
+                        }
+                    }
+                },
+            ),
         };
         self.run(request, batch, run)
     }
@@ -172,7 +219,7 @@ impl Session {
             }
             false => (self.threads()?, None),
         };
-        let record = self.open_record(request, run.name, None, run.uri, None)?;
+        let record = self.open_record(request, run.name, run.asking, run.uri, None)?;
         let delivery = Delivery {
             engine: Arc::clone(&self.engine),
             open: Arc::clone(&self.open),
@@ -209,7 +256,8 @@ fn strings(arguments: Option<&RawValue>) -> Result<Option<Box<RawValue>>, Protoc
         .map_err(|_| ProtocolError::invalid_params("`arguments` must be an object of strings"))?;
     if let Some((name, _)) = object.iter().find(|(_, v)| !v.is_string()) {
         return Err(ProtocolError::invalid_params(format_args!(
-            "the argument `{name}` must be a string: prompt arguments are strings"
+            "the argument `{}` must be a string: prompt arguments are strings",
+            quoted(name)
         )));
     }
     Ok(Some(raw.to_owned()))
@@ -221,7 +269,11 @@ impl Session {
         let engine = &self.engine;
         let contents = engine.skills.as_ref().and_then(|skills| skills.read(uri));
         let Some(contents) = contents else {
-            return Err(ProtocolError::resource_not_found(request.version, uri, uri));
+            return Err(ProtocolError::resource_not_found(
+                request.version,
+                uri,
+                None,
+            ));
         };
         let mut result = serde_json::json!({"contents": [contents]});
         revision_fields(&mut result, engine, request.version, true);

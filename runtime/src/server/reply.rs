@@ -4,7 +4,7 @@ use serde_json::value::RawValue;
 
 use crate::call::outlet::Outlet;
 use crate::protocol::Level;
-use crate::protocol::jsonrpc::{self, ErrorCode, ProtocolError};
+use crate::protocol::jsonrpc::{self, ErrorCode, ProtocolError, quoted};
 use std::sync::Arc;
 
 use crate::call::record::CallRecord;
@@ -88,8 +88,9 @@ pub(crate) fn log_level(name: Option<&str>) -> Result<Level, ProtocolError> {
     let name = name.ok_or_else(|| ProtocolError::invalid_params("missing field `level`"))?;
     Level::parse(name).ok_or_else(|| {
         ProtocolError::invalid_params(format_args!(
-            "unknown log level `{name}`; expected one of debug, info, notice, warning, error, \
-             critical, alert, emergency"
+            "unknown log level `{}`; expected one of debug, info, notice, warning, error, \
+             critical, alert, emergency",
+            quoted(name)
         ))
     })
 }

@@ -7,6 +7,7 @@ use std::sync::Arc;
 use serde_json::Value;
 use serde_json::value::RawValue;
 
+use crate::call::asking::form::Forms;
 use crate::call::completion::Completer;
 use crate::call::inject::Requirements;
 use crate::call::prompt::PromptSpec;
@@ -34,9 +35,16 @@ pub(crate) enum Suggestions {
 /// The suggestions of each argument that has any, by name.
 pub(crate) type Completions = Vec<(String, Suggestions)>;
 
+/// Whether an item's function asks the client, and the forms it shows.
+pub(crate) struct Asks {
+    pub(crate) asks: bool,
+    pub(crate) forms: Arc<Forms>,
+}
+
 pub(crate) struct ServedPrompt {
     pub(crate) spec: &'static PromptSpec,
     pub(crate) instance: Option<Instance>,
+    pub(crate) asks: Asks,
     pub(crate) arguments: Vec<ArgumentEntry>,
     /// The arguments' schema: binding reads it (a string for a number is decoded by it, and
     /// errors name what an argument should be).
@@ -65,6 +73,7 @@ impl ServedPrompt {
 pub(crate) struct ServedResource {
     pub(crate) spec: &'static ResourceSpec,
     pub(crate) instance: Option<Instance>,
+    pub(crate) asks: Asks,
     pub(crate) template: UriTemplate,
     pub(crate) annotations: Option<Annotations>,
     /// The variables' schema, as a prompt's arguments'.
@@ -104,13 +113,14 @@ pub(crate) fn serve_prompt(
         location: spec.location(),
         problem,
     };
-    needs(spec.requirements, states).map_err(&invalid)?;
+    let asks = needs(spec.requirements, states).map_err(&invalid)?;
     let schema = schema_of(spec.arguments);
     let arguments = arguments_of(&schema);
     let known: Arc<[String]> = arguments.iter().map(|a| a.name.clone()).collect();
     Ok(ServedPrompt {
         spec,
         instance,
+        asks,
         completions: completions(&schema, spec.completions),
         arguments,
         schema: Arc::new(schema),
@@ -135,7 +145,7 @@ pub(crate) fn serve_resource(
         location: spec.location(),
         problem,
     };
-    needs(spec.requirements, states).map_err(&invalid)?;
+    let asks = needs(spec.requirements, states).map_err(&invalid)?;
     let template = UriTemplate::parse(spec.uri)
         .map_err(|e| invalid(format!("`{}` is not a URI template: {e}", spec.uri)))?;
     let schema = schema_of(spec.variables);
@@ -150,6 +160,7 @@ pub(crate) fn serve_resource(
     Ok(ServedResource {
         spec,
         instance,
+        asks,
         template,
         annotations,
         completions: completions(&schema, spec.completions),
@@ -162,17 +173,23 @@ pub(crate) fn serve_resource(
     })
 }
 
-/// Whether the server provides every state the item's parameters take.
-fn needs(requirements: fn(&mut Requirements), states: &States) -> Result<(), String> {
+/// Whether the server provides every state the item's parameters take; and whether they ask
+/// the client, with the forms they show, made once.
+fn needs(requirements: fn(&mut Requirements), states: &States) -> Result<Asks, String> {
     let mut needs = Requirements::default();
     requirements(&mut needs);
-    match needs.states.iter().find(|(id, _)| !states.contains(*id)) {
-        None => Ok(()),
-        Some((_, type_name)) => Err(format!(
+    if let Some((_, type_name)) = needs.states.iter().find(|(id, _)| !states.contains(*id)) {
+        return Err(format!(
             "it takes a `State<{type_name}>`, but no state of that type was registered; add \
              it with `.state(...)` on the server"
-        )),
+        ));
     }
+    let mut forms = Forms::default();
+    needs.make_forms(&mut forms)?;
+    Ok(Asks {
+        asks: needs.asks,
+        forms: Arc::new(forms),
+    })
 }
 
 fn schema_of(make: fn(&mut schemars::SchemaGenerator) -> schemars::Schema) -> Value {

@@ -12,7 +12,7 @@ use serde_json::value::RawValue;
 use serde_json::{Value, json};
 
 use crate::protocol::ProtocolVersion;
-use crate::protocol::jsonrpc::{self, ProtocolError};
+use crate::protocol::jsonrpc::{self, ProtocolError, quoted};
 use crate::resources::skills::error::DirectoryError;
 use crate::resources::skills::load::Skills;
 use crate::server::calls::Request;
@@ -40,7 +40,10 @@ pub(crate) fn answer(
         "skills/get" => {
             let result = uri.ok_or_else(missing_uri).and_then(|uri| {
                 skills.get(uri).ok_or_else(|| {
-                    ProtocolError::invalid_params(format_args!("no skill is served at `{uri}`"))
+                    ProtocolError::invalid_params(format_args!(
+                        "no skill is served at `{}`",
+                        quoted(uri)
+                    ))
                 })
             });
             (result, true)
@@ -49,7 +52,8 @@ pub(crate) fn answer(
             let result = uri.ok_or_else(missing_uri).and_then(|uri| {
                 skills.directory(uri, cursor, size).map_err(|e| match e {
                     DirectoryError::NotADirectory => ProtocolError::invalid_params(format_args!(
-                        "`{uri}` is not a folder of a served skill"
+                        "`{}` is not a folder of a served skill",
+                        quoted(uri)
                     )),
                     DirectoryError::BadCursor => unknown_cursor(),
                 })

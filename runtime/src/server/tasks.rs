@@ -21,7 +21,7 @@ use crate::call::outlet::{ClientReply, Peer};
 use crate::call::record::CallRecord;
 use crate::protocol::ProtocolVersion;
 use crate::protocol::id::is_random_id;
-use crate::protocol::jsonrpc::{self, ProtocolError};
+use crate::protocol::jsonrpc::{self, ProtocolError, quoted};
 use crate::server::batch::Batch;
 use crate::server::calls::Request;
 use crate::server::engine::Engine;
@@ -41,7 +41,7 @@ const RELATED_TASK: &str = "io.modelcontextprotocol/related-task";
 
 /// The error for a task this caller cannot see.
 fn unknown(id: &str) -> ProtocolError {
-    ProtocolError::invalid_params(format_args!("unknown task `{id}`"))
+    ProtocolError::invalid_params(format_args!("unknown task `{}`", quoted(id)))
 }
 
 /// A `tasks/*` request, once its era and method are known to be served.
@@ -112,6 +112,7 @@ impl Session {
             instance: None,
             arguments: Arguments::new(None),
             uri: None,
+            asking: None,
             produce: Box::new(move |invocation, _| {
                 Box::pin(async move {
                     let answer = match method {
@@ -176,7 +177,8 @@ fn responses(request: &Request<'_>) -> Result<Map<String, Value>, ProtocolError>
         .map_err(|_| ProtocolError::invalid_params("`inputResponses` must be an object"))?;
     if let Some((key, _)) = responses.iter().find(|(_, r)| !r.is_object()) {
         return Err(ProtocolError::invalid_params(format_args!(
-            "`inputResponses.{key}` must be a result object"
+            "`inputResponses.{}` must be a result object",
+            quoted(key)
         )));
     }
     Ok(responses)
@@ -210,7 +212,8 @@ async fn one(
             match ended {
                 Some(status) if !version.has_tasks_extension() => {
                     Err(Refusal::Error(ProtocolError::invalid_params(format_args!(
-                        "the task `{id}` already ended ({})",
+                        "the task `{}` already ended ({})",
+                        quoted(id),
                         status.as_str()
                     ))))
                 }

@@ -104,15 +104,7 @@ pub(crate) fn serve(
         location: spec.location(),
         problem,
     };
-    for source in &needs.forms {
-        let form = (source.make)().map_err(|problem| {
-            invalid(format!(
-                "it elicits `{}`, which cannot be a form: {problem}",
-                source.type_name
-            ))
-        })?;
-        forms.insert(source.id, form);
-    }
+    needs.make_forms(forms).map_err(invalid)?;
     let compiled = Compiled::new(&spec.source(), options).map_err(invalid)?;
     Ok(ServedTool {
         spec,

@@ -211,12 +211,50 @@ impl Client {
         }
     }
 
-    /// Any request, and its result (or the error the server answered with).
+    /// Any request, and its result (or the error the server answered with). A 2026-07-28
+    /// request whose item asks is answered round after round, as a client does: each round's
+    /// `inputRequests` with the client's [`Answers`], then the request again with them.
     pub fn request(&mut self, method: &str, params: Value) -> std::result::Result<Value, RpcError> {
-        let id = self.send(method, params);
-        let answer = self.answer(id, method);
+        let id = self.send(method, params.clone());
+        let (answer, _) = self.rounds(method, &params, id, method);
         self.conversation.take();
         outcome(answer)
+    }
+
+    /// The last answer to `method`, first sent with `params` as request `id`, after every
+    /// 2026-07-28 round its asks took; and the id of the last request.
+    pub(crate) fn rounds(
+        &mut self,
+        method: &str,
+        params: &Value,
+        mut id: i64,
+        what: &str,
+    ) -> (Value, i64) {
+        let mut answer = self.answer(id, what);
+        for _ in 0..MAX_ROUNDS {
+            let result = &answer["result"];
+            if result["resultType"] != "input_required" {
+                break;
+            }
+            let mut responses = serde_json::Map::new();
+            if let Some(Value::Object(requests)) = result.get("inputRequests") {
+                for (key, request) in requests {
+                    let method = request["method"].as_str().unwrap_or_default();
+                    let params = request.get("params").cloned().unwrap_or(Value::Null);
+                    if let Ok(response) = self.conversation.respond(method, &params) {
+                        responses.insert(key.clone(), response);
+                    }
+                }
+            }
+            let mut retry = params.clone();
+            retry["inputResponses"] = Value::Object(responses);
+            if let Some(state) = result.get("requestState") {
+                retry["requestState"] = state.clone();
+            }
+            id = self.send(method, retry);
+            answer = self.answer(id, what);
+        }
+        (answer, id)
     }
 
     /// Sends a notification (`notifications/roots/list_changed`, say); none is answered.
@@ -351,30 +389,10 @@ impl PendingCall<'_> {
     /// The call's last answer, after every 2026-07-28 round its asks took.
     pub(crate) fn rounds(&mut self) -> Value {
         let what = format!("tools/call `{}`", self.tool);
-        let mut answer = self.client.answer(self.id, &what);
-        for _ in 0..MAX_ROUNDS {
-            let result = &answer["result"];
-            if result["resultType"] != "input_required" {
-                break;
-            }
-            let mut responses = serde_json::Map::new();
-            if let Some(Value::Object(requests)) = result.get("inputRequests") {
-                for (key, request) in requests {
-                    let method = request["method"].as_str().unwrap_or_default();
-                    let params = request.get("params").cloned().unwrap_or(Value::Null);
-                    if let Ok(response) = self.client.conversation.respond(method, &params) {
-                        responses.insert(key.clone(), response);
-                    }
-                }
-            }
-            let mut params = self.params.clone();
-            params["inputResponses"] = Value::Object(responses);
-            if let Some(state) = result.get("requestState") {
-                params["requestState"] = state.clone();
-            }
-            self.id = self.client.send("tools/call", params);
-            answer = self.client.answer(self.id, &what);
-        }
+        let (answer, id) = self
+            .client
+            .rounds("tools/call", &self.params, self.id, &what);
+        self.id = id;
         for message in self.client.conversation.take() {
             self.received.note(message);
         }

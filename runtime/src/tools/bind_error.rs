@@ -3,6 +3,12 @@
 
 use serde_json::Value;
 
+use crate::protocol::jsonrpc::{quoted, shortened};
+
+/// The longest message of serde's a binding error keeps: serde quotes the value it refused,
+/// which may be as long as the client made it.
+const MESSAGE: usize = 300;
+
 /// Why arguments did not bind: where, and what serde said.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct BindError {
@@ -12,6 +18,14 @@ pub(crate) struct BindError {
 }
 
 impl BindError {
+    /// The error at `path`, both it and serde's `message` within bounds.
+    pub(crate) fn new(path: &str, message: &str) -> BindError {
+        BindError {
+            path: quoted(path).into_owned(),
+            message: shortened(message, MESSAGE).into_owned(),
+        }
+    }
+
     /// The message for the client. A missing field says what type it wants, from the schema.
     pub(crate) fn describe(&self, input_schema: &Value) -> String {
         let mut message = self.message.clone();
@@ -74,6 +88,74 @@ pub(crate) fn resolve<'a>(root: &'a Value, schema: &'a Value) -> &'a Value {
             .and_then(|p| root.pointer(p))
             .unwrap_or(schema),
         None => schema,
+    }
+}
+
+/// What a value sent as a string must look like for `schema` (at `root`) to take it, when the
+/// schema says: "an integer of at least 0 (decimal digits, no leading zero)", "`true` or
+/// `false`", "one of `a`, `b`".
+pub(crate) fn expected(root: &Value, schema: &Value) -> Option<String> {
+    let schema = resolve(root, schema);
+    if let Some(options) = schema.get("enum").and_then(Value::as_array) {
+        let options: Vec<String> = options
+            .iter()
+            .map(|o| {
+                format!(
+                    "`{}`",
+                    o.as_str().map_or_else(|| o.to_string(), str::to_owned)
+                )
+            })
+            .collect();
+        return Some(format!("one of {}", options.join(", ")));
+    }
+    let alternatives = ["anyOf", "oneOf"]
+        .iter()
+        .find_map(|key| schema.get(*key).and_then(Value::as_array));
+    if let Some(alternatives) = alternatives {
+        let each: Option<Vec<String>> = alternatives
+            .iter()
+            .map(|a| resolve(root, a))
+            .filter(|a| a.get("type").and_then(Value::as_str) != Some("null"))
+            .map(|a| match a.get("const") {
+                Some(Value::String(c)) => Some(format!("`{c}`")),
+                _ => expected(root, a),
+            })
+            .collect();
+        return each.map(|each| match each.len() {
+            1 => each.into_iter().next().unwrap_or_default(),
+            _ => format!("one of {}", each.join(", ")),
+        });
+    }
+    // schemars writes a Rust integer's width as its format, and its bounds only when they
+    // are not the width's own.
+    let width: Option<(i64, u64)> = match schema.get("format").and_then(Value::as_str) {
+        Some("uint8") => Some((0, u8::MAX.into())),
+        Some("uint16") => Some((0, u16::MAX.into())),
+        Some("uint32") => Some((0, u32::MAX.into())),
+        Some("int8") => Some((i8::MIN.into(), 127)),
+        Some("int16") => Some((i16::MIN.into(), 32767)),
+        Some("int32") => Some((i32::MIN.into(), 2147483647)),
+        _ => None,
+    };
+    let range = |noun: &str| {
+        let min = schema.get("minimum").cloned().or(width.map(|w| w.0.into()));
+        let max = schema.get("maximum").cloned().or(width.map(|w| w.1.into()));
+        let (min, max) = (min.as_ref(), max.as_ref());
+        match (min, max) {
+            (Some(min), Some(max)) => format!("{noun} from {min} to {max}"),
+            (Some(min), None) => format!("{noun} of at least {min}"),
+            (None, Some(max)) => format!("{noun} of at most {max}"),
+            (None, None) => noun.to_owned(),
+        }
+    };
+    match schema.get("type").and_then(Value::as_str)? {
+        "integer" => Some(format!(
+            "{} (decimal digits, no leading zero)",
+            range("an integer")
+        )),
+        "number" => Some(format!("{} (like `2` or `2.5`)", range("a number"))),
+        "boolean" => Some("`true` or `false`".to_owned()),
+        _ => None,
     }
 }
 

@@ -9,8 +9,8 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 use serde_json::value::RawValue;
 
-use crate::protocol::jsonrpc::without_position;
-use crate::tools::bind_error::{BindError, resolve, schema_at};
+use crate::protocol::jsonrpc::{quoted, without_position};
+use crate::tools::bind_error::{BindError, expected, resolve, schema_at};
 use crate::tools::constraints::Constraints;
 use crate::tools::output::ToolOutput;
 
@@ -24,6 +24,9 @@ pub struct Arguments {
     decoding: Option<Arc<Value>>,
     /// The argument names the tool knows, when it ignores the others.
     known: Option<Arc<[String]>>,
+    /// Every value came as a string (a prompt's arguments, a URI's variables): a value that
+    /// does not bind is described by what it must look like, not by JSON types.
+    strings: bool,
 }
 
 impl std::fmt::Debug for Arguments {
@@ -40,7 +43,14 @@ impl Arguments {
             constraints: None,
             decoding: None,
             known: None,
+            strings: false,
         }
+    }
+
+    /// The same arguments, each value of which the client sent as a string.
+    pub(crate) fn sent_as_strings(mut self) -> Arguments {
+        self.strings = true;
+        self
     }
 
     /// The same arguments, checked against `constraints` once they bind.
@@ -93,10 +103,10 @@ impl Arguments {
                     // serde_ignored marks the inside of an `Option` with `?`.
                     let path = path.replace(".?", "").replace("?.", "");
                     let (parent, field) = path.rsplit_once('.').unwrap_or((".", &path));
-                    Err(ToolOutput::invalid_arguments(BindError {
-                        path: parent.to_owned(),
-                        message: format!("unknown field `{field}`"),
-                    }))
+                    let message = format!("unknown field `{}`", quoted(field));
+                    Err(ToolOutput::invalid_arguments(BindError::new(
+                        parent, &message,
+                    )))
                 }
             }
         })
@@ -106,6 +116,40 @@ impl Arguments {
     /// the values the schema allows but serde does not (see [`rewritten`]), then checks the
     /// constraints.
     fn bind_with<T>(&self, bind: impl Fn(&str) -> Result<T, ToolOutput>) -> Result<T, ToolOutput> {
+        match self.strings {
+            true => self.bind_once(bind).map_err(|error| self.restated(error)),
+            false => self.bind_once(bind),
+        }
+    }
+
+    /// A value sent as a string that did not bind, said as what it must look like: "must be
+    /// an integer of at least 0 (decimal digits, no leading zero), not `01`".
+    #[cold]
+    fn restated(&self, refused: ToolOutput) -> ToolOutput {
+        let Some(schema) = self.decoding.as_deref() else {
+            return refused;
+        };
+        let error = match refused.into_bind_error() {
+            Ok(error) => error,
+            Err(other) => return other,
+        };
+        let sent: Option<Value> = serde_json::from_str(self.json()).ok();
+        let value = sent
+            .as_ref()
+            .and_then(|v| v.get(&error.path))
+            .and_then(Value::as_str);
+        let expected =
+            schema_at(schema, schema, &[error.path.as_str()]).and_then(|at| expected(schema, at));
+        match (value, expected) {
+            (Some(value), Some(expected)) => {
+                let message = format!("must be {expected}, not `{}`", quoted(value));
+                ToolOutput::invalid_arguments(BindError::new(&error.path, &message))
+            }
+            _ => ToolOutput::invalid_arguments(error),
+        }
+    }
+
+    fn bind_once<T>(&self, bind: impl Fn(&str) -> Result<T, ToolOutput>) -> Result<T, ToolOutput> {
         let mut json = Cow::Borrowed(self.json());
         let mut first = bind(&json);
         if let (Err(_), Some(known)) = (&first, &self.known)
@@ -127,12 +171,9 @@ impl Arguments {
         };
         if let Some(constraints) = &self.constraints {
             let arguments: Value = serde_json::from_str(&json).unwrap_or(Value::Null);
-            constraints.check(&arguments).map_err(|v| {
-                ToolOutput::invalid_arguments(BindError {
-                    path: v.path,
-                    message: v.message,
-                })
-            })?;
+            constraints
+                .check(&arguments)
+                .map_err(|v| ToolOutput::invalid_arguments(BindError::new(&v.path, &v.message)))?;
         }
         Ok(value)
     }
@@ -158,10 +199,7 @@ fn locate<T: DeserializeOwned>(json: &str, first: &serde_json::Error) -> ToolOut
     let mut de = serde_json::Deserializer::from_str(json);
     match serde_path_to_error::deserialize::<_, T>(&mut de) {
         Err(e) => invalid(&e),
-        Ok(_) => ToolOutput::invalid_arguments(BindError {
-            path: ".".to_owned(),
-            message: without_position(first),
-        }),
+        Ok(_) => ToolOutput::invalid_arguments(BindError::new(".", &without_position(first))),
     }
 }
 
@@ -289,10 +327,8 @@ fn integral(value: &mut Value) -> bool {
 }
 
 fn invalid(e: &serde_path_to_error::Error<serde_json::Error>) -> ToolOutput {
-    ToolOutput::invalid_arguments(BindError {
-        path: e.path().to_string(),
-        message: without_position(e.inner()),
-    })
+    let path = e.path().to_string();
+    ToolOutput::invalid_arguments(BindError::new(&path, &without_position(e.inner())))
 }
 
 /// Takes the whole arguments object as one struct, for authors who prefer to describe a tool's

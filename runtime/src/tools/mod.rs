@@ -1,6 +1,7 @@
 //! What a tool is made of, apart from any call: the values it returns and how each revision
 //! receives them, the arguments it binds and the constraints they keep, its schemas.
 
+pub(crate) mod ask_error;
 pub(crate) mod bind_error;
 pub(crate) mod binding;
 pub(crate) mod compiled;
@@ -8,6 +9,7 @@ pub(crate) mod constraints;
 pub(crate) mod content;
 pub(crate) mod default_value;
 pub(crate) mod error;
+pub(crate) mod failure;
 mod format;
 pub(crate) mod header_argument;
 pub(crate) mod headers;

@@ -30,12 +30,9 @@ pub(crate) enum Repr {
     InvalidArguments(BindError),
     /// A failure the client must not see in detail (a panic, an unexpected error).
     Internal(String),
-    /// The tool cannot go on without a capability the client did not declare.
-    MissingCapability {
-        /// The capability, as a path (`elicitation.url`).
-        capability: &'static str,
-        message: String,
-    },
+    /// A JSON-RPC error the author chose (or a capability the client did not declare),
+    /// shaped for the revision where it is rendered.
+    Chosen(Box<crate::protocol::McpError>),
     /// A 2026-07-28 round ended on asks only the client's retry can answer.
     InputRequired(Box<InputRequired>),
 }
@@ -63,6 +60,24 @@ pub(crate) struct InputRequired {
     pub(crate) answers: serde_json::Map<String, serde_json::Value>,
 }
 
+impl InputRequired {
+    /// The round an error that asks the user to open URLs is, where `version` makes it one
+    /// (2026-07-28, for a client that `takes_urls`).
+    pub(crate) fn asked_by(
+        chosen: &crate::protocol::McpError,
+        version: crate::protocol::ProtocolVersion,
+        takes_urls: bool,
+    ) -> Option<InputRequired> {
+        match chosen.sent(version, takes_urls) {
+            crate::protocol::mcp_error::Sent::Round(requests) => Some(InputRequired {
+                requests,
+                answers: serde_json::Map::new(),
+            }),
+            _ => None,
+        }
+    }
+}
+
 impl ToolOutput {
     pub(crate) fn input_required(input: InputRequired) -> ToolOutput {
         ToolOutput {
@@ -70,10 +85,22 @@ impl ToolOutput {
         }
     }
 
-    /// The asks of a round that ended on them; the output itself otherwise.
-    pub(crate) fn into_input_required(self) -> Result<InputRequired, ToolOutput> {
+    /// The asks of a round that ended on them, or of an error that asks the user to open
+    /// URLs, where `version` makes it a round (2026-07-28, for a client that `takes_urls`);
+    /// the output itself otherwise.
+    pub(crate) fn into_round(
+        self,
+        version: crate::protocol::ProtocolVersion,
+        takes_urls: bool,
+    ) -> Result<InputRequired, ToolOutput> {
         match self.repr {
             Repr::InputRequired(input) => Ok(*input),
+            Repr::Chosen(chosen) => match InputRequired::asked_by(&chosen, version, takes_urls) {
+                Some(input) => Ok(input),
+                None => Err(ToolOutput {
+                    repr: Repr::Chosen(chosen),
+                }),
+            },
             repr => Err(ToolOutput { repr }),
         }
     }
@@ -84,7 +111,7 @@ impl ToolOutput {
         match &self.repr {
             Repr::Result { is_error, .. } => *is_error,
             Repr::InputRequired(_) => false,
-            Repr::InvalidArguments(_) | Repr::Internal(_) | Repr::MissingCapability { .. } => true,
+            Repr::InvalidArguments(_) | Repr::Internal(_) | Repr::Chosen(_) => true,
         }
     }
 

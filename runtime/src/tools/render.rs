@@ -13,8 +13,10 @@ use serde_json::Value;
 use serde_json::value::RawValue;
 
 use crate::diagnostics;
+use crate::protocol::McpError;
 use crate::protocol::ProtocolVersion;
 use crate::protocol::jsonrpc::{self, ErrorCode, ProtocolError};
+use crate::protocol::mcp_error::Sent;
 use crate::protocol::wire::Modern;
 use crate::tools::compiled::Compiled;
 use crate::tools::content::Content;
@@ -28,6 +30,8 @@ pub(crate) struct Renderer<'a> {
     pub(crate) expose_internal_errors: bool,
     /// The `_meta` of 2026-07-28 results.
     pub(crate) server_meta: &'a RawValue,
+    /// Whether the call's client takes URL elicitations (for an error that asks for them).
+    pub(crate) client_takes_urls: bool,
 }
 
 /// A call's response line, and its JSON-RPC error code when it is an error response.
@@ -120,16 +124,19 @@ pub(crate) fn call_result(
         Repr::Internal(detail) => {
             return Rendered::result(internal(renderer, version, id, &detail));
         }
-        Repr::MissingCapability {
-            capability,
-            message,
-        } => {
-            if version.missing_capability_is_protocol_error() {
-                let error = ProtocolError::missing_client_capability(capability, &message);
-                return Rendered::error(id, &error);
-            }
-            (vec![Content::text(message)], None, true, JsonText::Only)
-        }
+        Repr::Chosen(chosen) => match chosen.sent(version, renderer.client_takes_urls) {
+            Sent::Error(error) => return Rendered::error(id, &error),
+            Sent::Text(text) => (vec![Content::text(text)], None, true, JsonText::Only),
+            // A round is the call's answer before it is rendered (`Delivery`); a task's
+            // result cannot be one, so it says what the user must open.
+            Sent::Round(_) => match chosen.sent(version, false) {
+                Sent::Error(error) => return Rendered::error(id, &error),
+                _ => {
+                    let detail = "a round of asks ended outside 2026-07-28 rounds";
+                    return Rendered::result(internal(renderer, version, id, detail));
+                }
+            },
+        },
         Repr::InputRequired(_) => {
             let detail = "a round of asks ended outside 2026-07-28 rounds";
             return Rendered::result(internal(renderer, version, id, detail));
@@ -171,20 +178,23 @@ pub(crate) fn call_result(
     Rendered::result(result.line(id))
 }
 
-/// A 2026-07-28 round that ended on asks: the `inputRequests` and the sealed `requestState`.
+/// A 2026-07-28 round that ended on asks: the `inputRequests` and the sealed `requestState`,
+/// if there is one to carry.
 pub(crate) fn input_required(
     server_meta: &RawValue,
     id: &RawValue,
     requests: &[(String, serde_json::Value)],
-    state: &str,
+    state: Option<&str>,
 ) -> Vec<u8> {
     let requests: serde_json::Map<String, serde_json::Value> = requests.iter().cloned().collect();
-    let result = serde_json::json!({
+    let mut result = serde_json::json!({
         "resultType": "input_required",
         "inputRequests": requests,
-        "requestState": state,
         "_meta": serde_json::from_str::<serde_json::Value>(server_meta.get()).unwrap_or_default(),
     });
+    if let Some(state) = state {
+        result["requestState"] = serde_json::json!(state);
+    }
     jsonrpc::result_line(id, &result)
 }
 
@@ -320,6 +330,25 @@ fn write_json<T: Serialize + ?Sized>(out: &mut Vec<u8>, value: &T) {
 /// A failure the client must not see in detail: logged with a reference, answered with a
 /// protocol error (for requests that have no error result of their own, unlike tools: a
 /// prompt's, a resource's, a completion function's; `kind` says which).
+/// The JSON-RPC error a chosen error is for a request whose answer has no error result (a
+/// prompt's, a resource's): the revision's error, or `-32603` with the text where the
+/// revision has none for it.
+pub(crate) fn chosen_error(
+    chosen: &McpError,
+    version: ProtocolVersion,
+    takes_urls: bool,
+) -> ProtocolError {
+    match chosen.sent(version, takes_urls) {
+        Sent::Error(error) => error,
+        Sent::Text(text) => ProtocolError::failed(&text),
+        // A round is the request's answer before it is rendered.
+        Sent::Round(_) => match chosen.sent(version, false) {
+            Sent::Error(error) => error,
+            _ => ProtocolError::failed(chosen.message()),
+        },
+    }
+}
+
 pub(crate) fn masked_error(kind: &str, name: &str, expose: bool, detail: &str) -> ProtocolError {
     let reference = diagnostics::next_reference();
     diagnostics::masked_item(kind, name, &reference, detail);

@@ -152,8 +152,34 @@ impl Notes {
     fn helper() {}
 }
 
+#[derive(Deserialize, JsonSchema)]
+struct Confirm {
+    confirm: bool,
+}
+
+/// Asks the user before it is made (an async prompt may ask, as a tool may).
+#[mcp_prompt]
+async fn confirmed(ask: Elicit<Confirm>, roots: Roots) -> Result<String, AskError> {
+    let _ = roots;
+    match ask.form("Go on?").await? {
+        Answer::Accept(Confirm { confirm }) => Ok(format!("confirmed: {confirm}")),
+        _ => Ok("declined".into()),
+    }
+}
+
+/// Summarises with the client's model; refuses with an error of its choosing.
+#[mcp_resource("notes://sampled/{id}")]
+async fn sampled(id: u64, sample: &Sample) -> Result<String, McpError> {
+    if id == 0 {
+        return Err(McpError::resource_not_found(format!("notes://sampled/{id}")));
+    }
+    Ok(sample.prompt("Summarise", 100).await?.text().unwrap_or_default().to_owned())
+}
+
 fn main() {
     let _server = Server::new("shapes", "1")
+        .prompt::<confirmed>()
+        .resource::<sampled>()
         .prompt::<review>()
         .prompt::<messages>()
         .prompt::<described>()

@@ -8,11 +8,11 @@ use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
-use crate::call::asking::error::{Answer, AskError};
 use crate::call::asking::form::key_of;
 use crate::call::context::Context;
 use crate::call::inject::{Inject, Requirements};
 use crate::tools::ToolOutput;
+use crate::tools::ask_error::{Answer, AskError};
 
 /// Asks the user, through the client: a form whose fields are `T`'s (`elicitation/create`,
 /// form mode), or a URL to open (URL mode). `T` is a struct of strings, numbers, booleans and
@@ -110,7 +110,7 @@ impl<T: JsonSchema + DeserializeOwned + 'static> Elicit<T> {
         let record = self.cx.record();
         let mut params = json!({"mode": "url", "message": message.into(), "url": url.into()});
         if self.cx.protocol_version().has_url_elicitation_id() {
-            params["elicitationId"] = json!(elicitation_id());
+            params["elicitationId"] = json!(crate::protocol::id::random_id());
         }
         let answer = record.ask("url", "elicitation/create", params).await?;
         answered(answer, |_| Ok(()))
@@ -138,11 +138,4 @@ fn answered<T>(
         "cancel" => Ok(Answer::Cancel),
         other => Err(AskError::Invalid(format!("unknown action `{other}`"))),
     }
-}
-
-/// A fresh id for a URL elicitation: 128 random bits.
-fn elicitation_id() -> String {
-    let mut bytes = [0u8; 16];
-    getrandom::fill(&mut bytes).expect("the operating system provides random bytes");
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }

@@ -3,12 +3,12 @@
 use serde::Deserialize;
 use serde_json::json;
 
-use crate::call::asking::error::AskError;
 use crate::call::asking::root::Root;
 use crate::call::client::ClientInfo;
 use crate::call::context::Context;
 use crate::call::inject::Inject;
 use crate::tools::ToolOutput;
+use crate::tools::ask_error::AskError;
 
 /// The client's roots (`roots/list`): where the user lets the server work. Needs an `async`
 /// tool.

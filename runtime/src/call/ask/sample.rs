@@ -3,10 +3,10 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-use crate::call::asking::error::AskError;
 use crate::call::context::Context;
 use crate::call::inject::Inject;
 use crate::tools::ToolOutput;
+use crate::tools::ask_error::AskError;
 use crate::tools::content::Role;
 
 /// Asks the client's model for a completion (`sampling/createMessage`): the client may show the

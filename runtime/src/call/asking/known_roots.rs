@@ -13,8 +13,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::task::Poll;
 
-use crate::call::asking::error::AskError;
 use crate::call::asking::root::Root;
+use crate::tools::ask_error::AskError;
 
 #[derive(Default)]
 pub(crate) struct KnownRoots {

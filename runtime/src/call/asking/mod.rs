@@ -10,7 +10,6 @@
 //! number from the second of a name), the same in every round, since a round runs the same
 //! code up to the first ask it cannot answer.
 
-pub(crate) mod error;
 pub(crate) mod form;
 pub(crate) mod known_roots;
 pub(crate) mod root;
@@ -24,11 +23,11 @@ use std::time::Duration;
 
 use serde_json::{Map, Value, json};
 
-use crate::call::asking::error::AskError;
 use crate::call::asking::form::Forms;
 use crate::call::asking::known_roots::KnownRoots;
 use crate::call::gate::Gate;
 use crate::call::outlet::{ClientReply, NoReply, Outlet, Peer};
+use crate::tools::ask_error::AskError;
 
 /// What one call needs to ask its client.
 pub(crate) struct Asking {
@@ -45,10 +44,12 @@ enum How {
         timeout: Duration,
         roots: Arc<KnownRoots>,
     },
-    /// 2026-07-28: the answers the client has given so far, by key, and the call's arguments
-    /// (a round's `requestState` is bound to them).
+    /// 2026-07-28: the answers the client has given so far, by key, and what a round's
+    /// `requestState` is bound to: the item asking (a tool's name, or its kind and name for
+    /// a prompt or a resource) and its arguments.
     Rounds {
         answers: Map<String, Value>,
+        target: Box<str>,
         arguments: Value,
     },
 }
@@ -97,25 +98,40 @@ impl Asking {
         }
     }
 
-    /// Asking on 2026-07-28, with the answers the client has given to a call with `arguments`.
+    /// Asking on 2026-07-28, with the answers the client has given to a request of `target`
+    /// with `arguments`.
     pub(crate) fn rounds(
         forms: Arc<Forms>,
         answers: Map<String, Value>,
+        target: Box<str>,
         arguments: Value,
     ) -> Asking {
         Asking {
             forms,
-            how: How::Rounds { answers, arguments },
+            how: How::Rounds {
+                answers,
+                target,
+                arguments,
+            },
             run: Mutex::default(),
         }
     }
 
-    /// The arguments of a call asking in rounds.
-    pub(crate) fn arguments(&self) -> &Value {
+    /// What a round's state is bound to: the item asking and its arguments (asking in
+    /// rounds only).
+    pub(crate) fn bound_to(&self) -> Option<(&str, &Value)> {
         match &self.how {
-            How::Rounds { arguments, .. } => arguments,
-            How::Requests { .. } => &Value::Null,
+            How::Rounds {
+                target, arguments, ..
+            } => Some((target, arguments)),
+            How::Requests { .. } => None,
         }
+    }
+
+    /// The answers this run used, for the state of a round that ends without asks of its own
+    /// (an error that asks the user to open URLs).
+    pub(crate) fn take_used(&self) -> Map<String, Value> {
+        std::mem::take(&mut self.run().used)
     }
 
     fn run(&self) -> MutexGuard<'_, Run> {

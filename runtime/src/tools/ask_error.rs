@@ -1,7 +1,10 @@
-//! What an ask can end with: the user's answer to a form, or why there was none.
+//! What an ask can end with: the user's answer to a form, or why there was none. Here, below
+//! the asking itself, so that every kind of item's result can tell an ask's error from
+//! another.
 
 use std::fmt;
 
+use crate::protocol::McpError;
 use crate::tools::error::ToolError;
 
 /// What the user did with a form (or a URL).
@@ -70,6 +73,18 @@ impl From<AskError> for ToolError {
                 ToolError::missing_capability(capability, message)
             }
             _ => ToolError::new(message),
+        }
+    }
+}
+
+impl From<AskError> for McpError {
+    fn from(error: AskError) -> McpError {
+        let message = error.to_string();
+        match error {
+            AskError::Unsupported { capability } => {
+                McpError::missing_capability(capability, message)
+            }
+            _ => McpError::internal(message),
         }
     }
 }

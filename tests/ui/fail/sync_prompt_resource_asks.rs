@@ -7,13 +7,6 @@ struct Confirm {
     confirm: bool,
 }
 
-/// Asks the client from a prompt.
-#[mcp_prompt]
-async fn confirm(ask: Elicit<Confirm>) -> String {
-    let _ = ask;
-    String::new()
-}
-
 /// Asks the client from a sync resource.
 #[mcp_resource("notes://summary")]
 fn summary(ask: Elicit<Confirm>) -> String {
@@ -21,9 +14,9 @@ fn summary(ask: Elicit<Confirm>) -> String {
     String::new()
 }
 
-/// Samples from a resource.
-#[mcp_resource("notes://sampled")]
-async fn sampled(sample: &Sample) -> String {
+/// Samples from a sync prompt.
+#[mcp_prompt]
+fn sampled(sample: &Sample) -> String {
     let _ = sample;
     String::new()
 }
@@ -39,9 +32,9 @@ impl Inject for Asker {
     }
 }
 
-/// Asks through a type of the author's own.
+/// Asks through a type of the author's own, from a sync prompt.
 #[mcp_prompt]
-async fn indirect(#[inject] asker: Asker) -> String {
+fn indirect(#[inject] asker: Asker) -> String {
     let _ = asker;
     String::new()
 }
