@@ -15,7 +15,6 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use toolwright::prelude::*;
-use toolwright::{Completing, ResourceUpdates};
 
 /// Someone or something the model knows of.
 #[derive(Clone, Serialize, Deserialize, JsonSchema, Debug, PartialEq)]

@@ -23,9 +23,9 @@ use std::time::{Duration, Instant};
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
+use toolwright::ServerHandle;
 use toolwright::middleware::{self, Next, ToolCall};
 use toolwright::prelude::*;
-use toolwright::{Completing, ServerHandle, ToolOutput};
 
 /// The notes, in memory; all calls share one `Notes`.
 #[derive(Default)]

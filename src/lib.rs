@@ -76,6 +76,15 @@
 //! and a panic, is masked as "internal error (ref …)" with the details on stderr under the same
 //! reference (see [`Server::expose_internal_errors`] for development).
 //!
+//! To answer with a JSON-RPC error instead of a result, return an [`McpError`] (directly, or
+//! as a [`ToolError`] made from one, so that `?` works with both): a code of your own
+//! (`McpError::new(-1, "…").with_data(…)`), or one the specification names, shaped for each
+//! revision: [`McpError::resource_not_found`] (`-32002`, or `-32602` on 2026-07-28, with
+//! `data.uri`) and [`McpError::url_elicitation_required`] (`-32042` on 2025-11-25, an
+//! `input_required` round asking the URLs on 2026-07-28). Prompts and resources return it the
+//! same way. An error that quotes what the client sent (a name, a URI, a value) quotes at most
+//! its first 200 bytes, and a message stays within 4 KiB.
+//!
 //! Every `#[mcp_tool]` function `foo` also defines a type `foo` that names the tool, for servers
 //! that register tools one by one: `toolwright::server!().tool::<foo>()`.
 //!
@@ -230,29 +239,40 @@
 //! ## Prompts and resources
 //!
 //! `#[mcp_prompt]` makes a function a prompt, and `#[mcp_resource("uri")]` a resource, or a
-//! resource template when the URI has RFC 6570 `{variables}`. Both take `name`, `title`,
-//! `description`, `icon`, `tags`, `meta` and `crate` as `#[mcp_tool]` does; a resource also
-//! takes `mime_type = "text/markdown"`, `size = 1234` (without variables only),
-//! `audience("user", "assistant")`, `priority = 0.5` (0 to 1) and
-//! `last_modified = "2025-01-12T15:00:58Z"`. They register as tools do
-//! (`server.prompt::<review>()`, `server.resource::<note>()`, `discover()`, or methods of a
-//! `#[mcp_tool_type]` impl block).
+//! resource template when the URI has RFC 6570 `{variables}`. Both are named after the
+//! function unless `name = "..."` says otherwise, and take `title`, `description`, `icon`,
+//! `tags`, `scopes`, `meta` and `crate` as `#[mcp_tool]` does. A resource also takes:
 //!
-//! Parameters are injected as a tool's are (except those that ask the client: a prompt or a
-//! resource has nobody to ask). Every other parameter is a prompt argument, described by the
-//! doc comment's `# Arguments`, or the template variable of its name: every variable needs its
-//! parameter and every such parameter its variable, checked at compile time. Arguments and
-//! variables arrive as strings, so a parameter is a `String`, an `Option<String>` (optional), a
-//! number, a `bool` or a unit enum, read from the string. `#[arg(complete = f)]` names the
-//! function that suggests values as the user types (`fn(Completing) -> Vec<String>`, or a
-//! [`Completion`], sync or `async`); a unit enum completes from its variants on its own.
+//! | key | meaning |
+//! |---|---|
+//! | `mime_type = "text/markdown"` | the MIME type of its contents |
+//! | `size = 1234` | its size in bytes (without variables only) |
+//! | `audience("user", "assistant")`, `priority = 0.5` (0 to 1), `last_modified = "2025-01-12T15:00:58Z"` | annotations |
+//! | `ttl_ms = 60000` | how long a 2026-07-28 client may reuse a read (default: [`Server::cache_reads`], else 0) |
+//! | `cache = "public"`, `cache = "private"` | with whom a read may be shared (default: [`Server::cache_reads`], else `private`); `public` is refused for a resource that takes `Auth` or needs scopes |
+//!
+//! They register as tools do (`server.prompt::<review>()`, `server.resource::<note>()`,
+//! `discover()`, or methods of a `#[mcp_tool_type]` impl block).
+//!
+//! Parameters are injected as a tool's are, asking the client included: an `async` prompt or
+//! resource may take [`Elicit`], [`Sample`] or [`Roots`] (a request to the client in a
+//! session, an `input_required` round on 2026-07-28). Every other parameter is a prompt
+//! argument, described by the doc comment's `# Arguments`, or the template variable of its
+//! name: every variable needs its parameter and every such parameter its variable, checked at
+//! compile time. Arguments and variables arrive as strings, so a parameter is a `String`, an
+//! `Option<String>` (optional), a number, a `bool` or a unit enum, read from the string; one
+//! that does not read is refused saying what it must look like ("the variable `{id}` must be
+//! an integer of at least 0 (decimal digits, no leading zero), not `01`").
+//! `#[arg(complete = f)]` names the function that suggests values as the user types
+//! (`fn(Completing) -> Vec<String>`, or a [`Completion`], sync or `async`); a unit enum
+//! completes from its variants on its own.
 //!
 //! | a prompt returns | the client gets |
 //! |---|---|
 //! | `String`, `&'static str` | one message from the user |
 //! | [`PromptMessage`], `Vec<PromptMessage>` | those messages |
 //! | [`Messages`] | its messages, and its description |
-//! | `Result<T, E: Display>` | `Err`: error `-32603` with the error's text |
+//! | `Result<T, E: Display>` | `Err`: error `-32603` with the error's text, as written; an [`McpError`] is the error it describes |
 //!
 //! | a resource returns | the client gets |
 //! |---|---|
@@ -261,7 +281,7 @@
 //! | [`Json<T>`] | the value's JSON text, `application/json` unless `mime_type` says otherwise |
 //! | [`EmbeddedResource`], `Vec<EmbeddedResource>` | those contents, as given |
 //! | `Option<T>` | `None`: the resource is not found |
-//! | `Result<T, E: Display>` | `Err`: error `-32603` with the error's text |
+//! | `Result<T, E: Display>` | `Err`: error `-32603` with the error's text, as written; an [`McpError`] is the error it describes |
 //!
 //! ```no_run
 //! use toolwright::prelude::*;
@@ -428,18 +448,33 @@
 //! and 2026-07-28 per request: a request whose `_meta` names its revision is served on its own,
 //! beside a handshake session on the same connection. Each result carries only the fields its
 //! revision defines.
+//!
+//! ## What the server declares
+//!
+//! A capability is declared (in the `initialize` result, and in `server/discover` on
+//! 2026-07-28) exactly when the server can do what it says:
+//!
+//! | capability | declared when |
+//! |---|---|
+//! | `tools` | always; `listChanged: true` once a [`ServerHandle`] was taken ([`Server::handle`]), which can change the lists |
+//! | `prompts` | some prompt is served; `listChanged` as for tools |
+//! | `resources` | some resource, template or folder of skills is served; `subscribe: true` once the server can announce that one changed ([`Server::resource_updates`] or [`Server::handle`]: without either, `resources/subscribe` is `-32601` and a listen stream's `resourceSubscriptions` are left out of its acknowledgement); `listChanged` as for tools |
+//! | `completions` | some prompt or resource template is served (from 2025-03-26, which defined it) |
+//! | `logging` | always: every tool can log ([`Log`]) |
+//! | `tasks` (2025-11-25), `extensions."io.modelcontextprotocol/tasks"` (2026-07-28) | some tool has `task = "..."`, or a task store was chosen ([`Server::task_store`]) |
+//! | `extensions."io.modelcontextprotocol/skills"` | a folder of skills is served ([`Server::skills`]) |
 
 pub use toolwright_macros::{mcp_prompt, mcp_resource, mcp_tool, mcp_tool_type};
 pub use toolwright_runtime::{
-    Annotations, Answer, Args, AskError, Auth, Caller, Cancellation, ClientInfo, Command,
-    Completing, Completion, Content, Context, Elicit, EmbeddedResource, Era, Error, Extensions,
-    Inject, IntoCompletion, IntoContents, IntoPrompt, IntoToolOutput, InvalidBase64, ItemInfo,
-    ItemKind, Json, Level, Log, McpError, MemoryTaskStore, Messages, NoForm, Progress, Prompt,
-    PromptMessage, ProtocolVersion, Requirements, Resource, ResourceLink, ResourceUpdates, Result,
-    Role, Root, Roots, RootsChanged, Sample, SamplingMessage, SamplingRequest, SamplingResult,
-    SchemaProfile, Server, ServerHandle, State, StoreError, StoreFuture, Structured, TaskStart,
-    TaskStore, Text, Tool, ToolError, ToolInfo, ToolOrder, ToolOutput, UrlElicitation, UsageError,
-    Waker, Watch,
+    Annotations, Answer, Args, AskError, Auth, CacheScope, Caller, Cancellation, ClientInfo,
+    Command, Completing, Completion, Content, Context, Elicit, EmbeddedResource, Era, Error,
+    Extensions, Inject, IntoCompletion, IntoContents, IntoPrompt, IntoToolOutput, InvalidBase64,
+    ItemInfo, ItemKind, Json, Level, Log, McpError, MemoryTaskStore, Messages, NoForm, Progress,
+    Prompt, PromptMessage, ProtocolVersion, Requirements, Resource, ResourceLink, ResourceUpdates,
+    Result, Role, Root, Roots, RootsChanged, Sample, SamplingMessage, SamplingRequest,
+    SamplingResult, SchemaProfile, Server, ServerHandle, State, StoreError, StoreFuture,
+    Structured, TaskStart, TaskStore, Text, Tool, ToolError, ToolInfo, ToolOrder, ToolOutput,
+    UrlElicitation, UsageError, Waker, Watch,
 };
 
 /// Middleware around tool calls: tower layers, and [`from_fn`](middleware::from_fn).

@@ -5,7 +5,6 @@
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use toolwright::SamplingRequest;
 use toolwright::prelude::*;
 
 /// What an accepted answer holds, as JSON; otherwise the action.

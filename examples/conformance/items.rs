@@ -2,6 +2,8 @@
 //! resources, a template, a resource to subscribe to, and prompts with arguments, an embedded
 //! resource and an image, and one that asks the user before it is made.
 
+use std::sync::atomic::{AtomicU64, Ordering};
+
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use toolwright::prelude::*;
@@ -44,10 +46,28 @@ struct TemplateData {
     data: String,
 }
 
+/// The watched resource: how often it changed, and how its subscribers hear of a change.
+pub(crate) struct Watched {
+    pub(crate) changes: AtomicU64,
+    pub(crate) updates: ResourceUpdates,
+}
+
 /// A resource clients subscribe to.
 #[mcp_resource("test://watched-resource", mime_type = "text/plain")]
-fn watched_resource() -> &'static str {
-    "This resource is watched for changes."
+fn watched_resource(watched: State<Watched>) -> String {
+    let changes = watched.changes.load(Ordering::Relaxed);
+    format!("This resource is watched for changes; it changed {changes} times.")
+}
+
+/// Changes the watched resource: the clients that subscribed to it hear so.
+#[mcp_tool(idempotent = false)]
+fn test_change_watched_resource(watched: State<Watched>) -> Result<String, ToolError> {
+    let changes = watched.changes.fetch_add(1, Ordering::Relaxed) + 1;
+    watched
+        .updates
+        .updated("test://watched-resource")
+        .map_err(|e| ToolError::new(e.to_string()))?;
+    Ok(format!("changed {changes} times"))
 }
 
 /// A prompt without arguments.

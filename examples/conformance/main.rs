@@ -156,9 +156,15 @@ async fn test_streaming_elicitation(progress: Progress) -> &'static str {
 }
 
 fn server() -> Server {
-    toolwright::server!()
+    let mut server = toolwright::server!();
+    let watched = items::Watched {
+        changes: Default::default(),
+        updates: server.resource_updates(),
+    };
+    server
         .title("Conformance fixtures")
         .instructions("Fixture tools for the MCP conformance suite.")
+        .state(watched)
         .discover()
         .skills(concat!(
             env!("CARGO_MANIFEST_DIR"),
@@ -265,6 +271,25 @@ mod tests {
                 result["messages"][0]["content"]["text"], "Prompt with context: test context",
                 "{revision}"
             );
+        }
+    }
+
+    /// The server declares `subscribe` (it can announce updates), and a subscriber hears one.
+    #[test]
+    fn a_subscriber_hears_that_the_watched_resource_changed() {
+        for revision in [ProtocolVersion::V2025_11_25, ProtocolVersion::V2026_07_28] {
+            let mut client = Client::connect(server(), revision).unwrap();
+            client.subscribe("test://watched-resource").unwrap();
+            let changed = client
+                .call("test_change_watched_resource", json!({}))
+                .unwrap();
+            assert_eq!(changed.text(), "changed 1 times");
+            let heard = (0..10).any(|_| {
+                let line: serde_json::Value = serde_json::from_str(&client.next_line()).unwrap();
+                line["method"] == "notifications/resources/updated"
+                    && line["params"]["uri"] == "test://watched-resource"
+            });
+            assert!(heard, "{revision}: no notifications/resources/updated");
         }
     }
 

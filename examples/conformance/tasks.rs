@@ -5,7 +5,6 @@ use std::time::Duration;
 
 use schemars::JsonSchema;
 use serde::Deserialize;
-use toolwright::TaskStart;
 use toolwright::prelude::*;
 
 /// Greets someone, at once: never a task.

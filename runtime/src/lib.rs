@@ -42,7 +42,7 @@ pub use call::{
 pub use cli::ServeHttp;
 pub use cli::{Command, UsageError};
 pub use prompts::{IntoPrompt, Messages, PromptMessage};
-pub use protocol::{Era, Level, McpError, ProtocolVersion, UrlElicitation};
+pub use protocol::{CacheScope, Era, Level, McpError, ProtocolVersion, UrlElicitation};
 pub use resources::IntoContents;
 pub use run::middleware;
 pub use server::{

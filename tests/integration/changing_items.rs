@@ -269,6 +269,36 @@ fn capabilities_offer_what_the_server_serves_as_each_revision_defines() {
     assert_eq!(refused["error"]["code"], -32601, "{refused}");
 }
 
+/// Subscribing is declared only by a server that can announce an update (it took
+/// `resource_updates()` or a handle): any other refuses `resources/subscribe`, and a listen
+/// stream's acknowledgement leaves out the resources it cannot hear of.
+#[test]
+fn a_server_that_cannot_announce_updates_declares_no_subscribe() {
+    use crate::common::PipedServer;
+    let mut piped = PipedServer::start(Server::new("weather", "1").resource::<today>());
+    let init = piped.client.initialize("2025-11-25");
+    assert_eq!(
+        init["result"]["capabilities"]["resources"],
+        json!({"subscribe": false, "listChanged": false}),
+        "{init}"
+    );
+    let refused = piped
+        .client
+        .request("resources/subscribe", json!({"uri": "weather://today"}));
+    assert_eq!(refused["error"]["code"], -32601, "{refused}");
+    let mut client = Client::connect(
+        Server::new("weather", "1").resource::<today>(),
+        ProtocolVersion::V2026_07_28,
+    )
+    .unwrap();
+    let discover = client.request("server/discover", json!({})).unwrap();
+    assert_eq!(discover["capabilities"]["resources"]["subscribe"], false);
+    let agreed = client
+        .listen(json!({"resourceSubscriptions": ["weather://today"]}))
+        .unwrap();
+    assert_eq!(agreed, json!({}), "nothing to hear");
+}
+
 #[test]
 fn resource_updates_reach_subscribers_and_leave_the_lists_as_they_are() {
     let mut server = Server::new("weather", "1").resource::<today>();

@@ -145,7 +145,9 @@ fn a_malformed_listen_filter_and_too_many_subscriptions_are_refused() {
             .starts_with("Invalid params: `notifications`"),
         "{refused}"
     );
-    let mut legacy = Client::connect(server(), ProtocolVersion::V2025_11_25).unwrap();
+    let mut announcing = server();
+    let _updates = announcing.resource_updates();
+    let mut legacy = Client::connect(announcing, ProtocolVersion::V2025_11_25).unwrap();
     for n in 0..4096 {
         legacy.subscribe(&format!("item://{n}")).unwrap();
     }

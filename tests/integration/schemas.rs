@@ -219,7 +219,7 @@ fn example_schemas_in_every_revision() {
         let with_tasks = revision >= "2025-11-25";
         assert_eq!(
             check_server(&mut server.client, revision, conformance_arguments),
-            if with_tasks { 33 } else { 31 }
+            if with_tasks { 34 } else { 32 }
         );
     }
 }

@@ -70,6 +70,8 @@ pub struct Requirements {
     pub(crate) asks: bool,
     /// The tool says where its call becomes a task ([`TaskStart`](crate::TaskStart)).
     pub(crate) starts_task: bool,
+    /// The item takes the verified caller ([`Auth`]): what it returns depends on who asks.
+    pub(crate) caller: bool,
 }
 
 /// A form type a tool elicits, and how to make its form.
@@ -181,6 +183,10 @@ impl Inject for Auth {
         cx.auth().cloned().ok_or_else(|| {
             ToolOutput::error("this tool needs an authenticated caller, and none reached it")
         })
+    }
+
+    fn require(requirements: &mut Requirements) {
+        requirements.caller = true;
     }
 }
 

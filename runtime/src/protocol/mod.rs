@@ -13,3 +13,4 @@ pub(crate) mod wire;
 pub use level::Level;
 pub use mcp_error::{McpError, UrlElicitation};
 pub use version::{Era, ProtocolVersion};
+pub use wire::CacheScope;

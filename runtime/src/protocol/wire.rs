@@ -77,8 +77,11 @@ pub(crate) struct Offer {
     pub(crate) changing: bool,
     /// It serves prompts.
     pub(crate) prompts: bool,
-    /// It serves resources (or templates); clients may subscribe to them.
+    /// It serves resources (or templates, or skills).
     pub(crate) resources: bool,
+    /// It can announce that a resource changed ([`ResourceUpdates`](crate::ResourceUpdates)
+    /// or a [`ServerHandle`](crate::ServerHandle) was taken): clients may subscribe.
+    pub(crate) updates: bool,
     /// Some prompt argument or template variable can be completed.
     pub(crate) completions: bool,
     /// The skills extension, and whether `resources/directory/read` is served.
@@ -113,8 +116,8 @@ pub(crate) const SKILLS_EXTENSION: &str = "io.modelcontextprotocol/skills";
 pub(crate) const TASKS_EXTENSION: &str = "io.modelcontextprotocol/tasks";
 
 /// The server's capabilities for `version`: `listChanged` when its lists can change while it
-/// runs; `prompts`, `resources` (which can be subscribed to) and `completions` when it serves
-/// them (`completions` from 2025-03-26, which defined it); the skills extension where a
+/// runs; `prompts`, `resources` (`subscribe` when it can announce that one changed) and
+/// `completions` when it serves them (`completions` from 2025-03-26, which defined it); the skills extension where a
 /// revision has `extensions` (2026-07-28; legacy results carry it too, as SEP-2133 shows, since
 /// `ServerCapabilities` is open there). Tasks are the extension on 2026-07-28 and the
 /// experimental `tasks` capability (tool calls, listed and cancelled) on 2025-11-25 alone.
@@ -124,7 +127,7 @@ fn capabilities(offer: &Offer, version: Option<ProtocolVersion>) -> Capabilities
         tools: ListCapability { list_changed },
         prompts: offer.prompts.then_some(ListCapability { list_changed }),
         resources: offer.resources.then_some(ResourcesCapability {
-            subscribe: true,
+            subscribe: offer.updates,
             list_changed,
         }),
         completions: (offer.completions
@@ -220,8 +223,27 @@ impl<'a> Modern<'a> {
     }
 }
 
-/// How long a 2026-07-28 client may reuse a list result, and with whom.
-#[derive(Serialize, Clone, Copy)]
+/// With whom a 2026-07-28 client, gateway or proxy may share a result it caches.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CacheScope {
+    /// With anyone: the result holds nothing of the caller's.
+    Public,
+    /// Only for the same authorization context.
+    Private,
+}
+
+impl CacheScope {
+    /// Its name on the wire.
+    pub(crate) fn as_str(self) -> &'static str {
+        match self {
+            CacheScope::Public => "public",
+            CacheScope::Private => "private",
+        }
+    }
+}
+
+/// How long a 2026-07-28 client may reuse a result, and with whom.
+#[derive(Serialize, Clone, Copy, Debug, PartialEq, Eq)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct Cache {
     pub(crate) ttl_ms: u64,

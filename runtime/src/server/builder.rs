@@ -16,7 +16,7 @@ use crate::call::prompt::Prompt;
 use crate::call::resource::Resource;
 use crate::call::spec::{Instance, TaskSupport, Tool, ToolInfo, ToolSpec};
 use crate::call::state::States;
-use crate::protocol::wire::{self, Offer, ServerInfo};
+use crate::protocol::wire::{self, Cache, CacheScope, Offer, ServerInfo};
 use crate::resources::skills::load::Skills;
 use crate::run::inflight::RunningTasks;
 use crate::run::middleware::{self, BoxError, BoxedService, Chain, ToolCall, Wrap};
@@ -66,6 +66,8 @@ pub struct Server {
     page_size: Option<usize>,
     /// How long clients may cache lists; `None` for the default.
     cache_ttl: Option<Duration>,
+    /// The cache hints of reads whose resource gives none; `None` for none.
+    reads_cache: Option<Cache>,
     /// The handle's link to the built server, once a handle was asked for.
     served_by: Option<Arc<ServedBy>>,
     /// The link of the [`ResourceUpdates`] handed out, once one was asked for.
@@ -123,6 +125,7 @@ impl Server {
             order: ToolOrder::Name,
             page_size: None,
             cache_ttl: None,
+            reads_cache: None,
             served_by: None,
             updates: None,
             expose_internal_errors: false,
@@ -264,11 +267,38 @@ impl Server {
         self
     }
 
-    /// How long 2026-07-28 clients may cache the tool list and the `server/discover` result.
-    /// Defaults to one hour, or to no caching for a server whose tools a [`ServerHandle`] may
-    /// change at any moment.
+    /// How long 2026-07-28 clients may cache lists: `tools/list`, `prompts/list`,
+    /// `resources/list`, `resources/templates/list`, `skills/list`, and the `server/discover`
+    /// result (`ttlMs`; `cacheScope` is `public`, or `private` once what is listed depends on
+    /// the caller). Defaults to one hour, or to no caching for a server whose items a
+    /// [`ServerHandle`] may change at any moment. Reads of resources are not covered: see
+    /// [`cache_reads`](Server::cache_reads).
     pub fn cache_ttl(mut self, ttl: Duration) -> Server {
         self.cache_ttl = Some(ttl);
+        self
+    }
+
+    /// The cache hints of every `resources/read` whose resource sets none of its own
+    /// (`#[mcp_resource("...", ttl_ms = 60000, cache = "private")]`): how long a 2026-07-28
+    /// client may reuse a read, and with whom. By default reads are not cached (`ttlMs` 0,
+    /// `private`), since contents change and may depend on the caller. Whatever is chosen
+    /// here, a read whose contents may depend on the caller (its resource takes `Auth` or
+    /// needs scopes, or a [`visibility`](Server::visibility) rule chooses per caller) is
+    /// `private`. The files of a folder of skills are read once, when the server starts, and
+    /// keep the lists' hints.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use toolwright_runtime::{CacheScope, Server};
+    ///
+    /// let server = Server::new("docs", "1").cache_reads(Duration::from_secs(300), CacheScope::Public);
+    /// # let _ = server;
+    /// ```
+    pub fn cache_reads(mut self, ttl: Duration, scope: CacheScope) -> Server {
+        self.reads_cache = Some(Cache {
+            ttl_ms: u64::try_from(ttl.as_millis()).unwrap_or(u64::MAX),
+            cache_scope: scope.as_str(),
+        });
         self
     }
 
@@ -585,6 +615,7 @@ impl Server {
             changing,
             prompts: !catalog.prompts.is_empty(),
             resources: catalog.has_resources() || skills.is_some(),
+            updates: self.updates.is_some() || changing,
             completions: !catalog.prompts.is_empty()
                 || catalog.resources.iter().any(|r| !r.template.is_static()),
             skills: skills.as_ref().map(|_| true),
@@ -601,6 +632,10 @@ impl Server {
             info: self.info,
             limits: self.limits,
             cache_ttl,
+            reads_cache: self.reads_cache.unwrap_or(Cache {
+                ttl_ms: 0,
+                cache_scope: "private",
+            }),
             expose_internal_errors: self.expose_internal_errors,
             decode_string_arguments: self.decode_string_arguments,
             visibility: self.visibility,

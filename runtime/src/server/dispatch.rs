@@ -149,7 +149,9 @@ impl Session {
             }
             "resources/read" if offer.resources => self.read_resource(request, batch),
             "resources/subscribe" | "resources/unsubscribe"
-                if offer.resources && version.has_resource_subscribe_requests() =>
+                if offer.resources
+                    && offer.updates
+                    && version.has_resource_subscribe_requests() =>
             {
                 self.subscribe(method == "resources/subscribe", request)
             }
@@ -316,7 +318,7 @@ impl Session {
         let offer = &engine.offer;
         let uris = wanted
             .resource_subscriptions
-            .filter(|_| offer.resources)
+            .filter(|_| offer.resources && offer.updates)
             .unwrap_or_default();
         let wants = Wants {
             tools: wanted.tools_list_changed && offer.changing,
@@ -334,7 +336,7 @@ impl Session {
                 notifications.insert(key.into(), true.into());
             }
         }
-        if offer.resources && !uris.is_empty() {
+        if !uris.is_empty() {
             notifications.insert("resourceSubscriptions".into(), uris.into());
         }
         if !notifications.is_empty() {

@@ -10,7 +10,6 @@ use serde_json::value::RawValue;
 
 use crate::call::ask::RootsChanged;
 use crate::call::outlet::Outlet;
-use crate::call::resource::ResourceSpec;
 use crate::call::spec::{ItemInfo, ToolSpec};
 use crate::call::state::States;
 use crate::protocol::ProtocolVersion;
@@ -28,7 +27,7 @@ use crate::server::catalog::{Catalog, Items};
 use crate::server::listeners::{List, Listeners};
 use crate::server::registry::Registry;
 use crate::server::request_state::Sealer;
-use crate::server::served_items::ServedPrompt;
+use crate::server::served_items::{ServedPrompt, ServedResource};
 use crate::server::toolset::ToolSet;
 #[cfg(feature = "http")]
 use crate::server::visibility::Caller;
@@ -56,6 +55,8 @@ pub(crate) struct Engine {
     pub(crate) limits: Limits,
     /// How long 2026-07-28 clients may cache list results.
     pub(crate) cache_ttl: Duration,
+    /// The cache hints of a read whose resource gives none.
+    pub(crate) reads_cache: Cache,
     /// Show the details of internal errors to clients (development only).
     pub(crate) expose_internal_errors: bool,
     /// Decode arguments sent as JSON text where the schema asks for another type.
@@ -110,15 +111,19 @@ impl Engine {
         }
     }
 
-    /// The cache hints of a read of `resource`: its own, where it has them, else the lists'.
-    /// A read a per-caller rule may hide is never `public`.
-    pub(crate) fn read_cache(&self, resource: &ResourceSpec) -> Cache {
-        let lists = self.cache();
+    /// The cache hints of a read of `resource`: its own, where it has them, else the server's
+    /// for reads (none by default: `ttlMs` 0, `private`). A read whose contents may depend on
+    /// the caller (it takes the caller, needs scopes, or a rule chooses per caller) is never
+    /// `public`.
+    pub(crate) fn read_cache(&self, resource: &ServedResource) -> Cache {
+        let spec = resource.spec;
+        let own = self.reads_cache;
+        let private = resource.per_caller() || self.visibility.is_some();
         Cache {
-            ttl_ms: resource.ttl_ms.unwrap_or(lists.ttl_ms),
-            cache_scope: match (resource.cache_scope, lists.cache_scope) {
-                (_, "private") | (Some("private"), _) => "private",
-                _ => "public",
+            ttl_ms: spec.ttl_ms.unwrap_or(own.ttl_ms),
+            cache_scope: match private {
+                true => "private",
+                false => spec.cache_scope.unwrap_or(own.cache_scope),
             },
         }
     }
@@ -180,7 +185,7 @@ impl Engine {
     /// Whether a handshake session may hear of anything outside its requests: a list that
     /// changed, or a resource it subscribed to.
     pub(crate) fn announces(&self) -> bool {
-        self.changing || self.offer.resources
+        self.changing || (self.offer.resources && self.offer.updates)
     }
 
     /// The prompt named `name` in `catalog`, if the caller of a request through `outlet` may

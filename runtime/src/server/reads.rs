@@ -163,7 +163,7 @@ impl Session {
             .decoding(Some(Arc::clone(&resource.schema)))
             .sent_as_strings();
         let spec = resource.spec;
-        let cache = self.engine.read_cache(spec);
+        let cache = self.engine.read_cache(resource);
         let asking = match resource.asks.asks {
             true => {
                 let target = format!("resource:{}", spec.name);

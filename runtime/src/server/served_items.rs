@@ -39,6 +39,8 @@ pub(crate) type Completions = Vec<(String, Suggestions)>;
 pub(crate) struct Asks {
     pub(crate) asks: bool,
     pub(crate) forms: Arc<Forms>,
+    /// It takes the verified caller: what it returns depends on who asks.
+    pub(crate) caller: bool,
 }
 
 pub(crate) struct ServedPrompt {
@@ -83,6 +85,12 @@ pub(crate) struct ServedResource {
 }
 
 impl ServedResource {
+    /// Whether what a read returns may depend on who asks: it takes the caller, or needs
+    /// scopes.
+    pub(crate) fn per_caller(&self) -> bool {
+        self.asks.caller || !self.spec.scopes.is_empty()
+    }
+
     pub(crate) fn entry(&self, version: ProtocolVersion) -> ResourceOut<'_> {
         let spec = self.spec;
         ResourceEntry {
@@ -146,6 +154,17 @@ pub(crate) fn serve_resource(
         problem,
     };
     let asks = needs(spec.requirements, states).map_err(&invalid)?;
+    if spec.cache_scope == Some("public") && (asks.caller || !spec.scopes.is_empty()) {
+        let why = match asks.caller {
+            true => "it takes the caller (`Auth`)",
+            false => "it needs scopes",
+        };
+        return Err(invalid(format!(
+            "its reads are `cache = \"public\"`, but what it returns depends on the caller \
+             ({why}): a shared cache would hand one caller's contents to another; make it \
+             `cache = \"private\"`"
+        )));
+    }
     let template = UriTemplate::parse(spec.uri)
         .map_err(|e| invalid(format!("`{}` is not a URI template: {e}", spec.uri)))?;
     let schema = schema_of(spec.variables);
@@ -189,6 +208,7 @@ fn needs(requirements: fn(&mut Requirements), states: &States) -> Result<Asks, S
     Ok(Asks {
         asks: needs.asks,
         forms: Arc::new(forms),
+        caller: needs.caller,
     })
 }
 

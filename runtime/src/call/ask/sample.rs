@@ -87,8 +87,9 @@ impl SamplingMessage {
     }
 }
 
-/// What the client's model answered (`CreateMessageResult`).
-#[derive(Debug, Clone, PartialEq, Deserialize)]
+/// What the client's model answered (`CreateMessageResult`); it serializes as the client sent
+/// it, so a tool can return it (in `Json`) or keep it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct SamplingResult {
@@ -99,7 +100,7 @@ pub struct SamplingResult {
     /// The model the client used.
     pub model: String,
     /// Why sampling stopped (`endTurn`, `stopSequence`, `maxTokens`, `toolUse`, or another).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stop_reason: Option<String>,
 }
 
@@ -163,5 +164,21 @@ impl Sample {
     ) -> Result<SamplingResult, AskError> {
         self.create_message(SamplingRequest::user(text, max_tokens))
             .await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_result_serializes_as_the_client_sent_it() {
+        let sent = json!({"role": "assistant", "model": "m", "stopReason": "endTurn",
+                          "content": {"type": "text", "text": "Paris"}});
+        let result: SamplingResult = serde_json::from_value(sent.clone()).unwrap();
+        assert_eq!(serde_json::to_value(&result).unwrap(), sent);
+        let bare = json!({"role": "assistant", "model": "m", "content": []});
+        let result: SamplingResult = serde_json::from_value(bare.clone()).unwrap();
+        assert_eq!(serde_json::to_value(&result).unwrap(), bare);
     }
 }
