@@ -4,7 +4,7 @@
 //! beside tools', without middleware). Each file imports
 //! only those above it in this list.
 
-mod sync_pool;
+pub(crate) mod sync_pool;
 pub(crate) mod workers;
 
 pub(crate) mod inflight;
