@@ -149,7 +149,7 @@ const RUNTIME: Folders = &[
     (
         "resources/skills",
         &[
-            &["error", "mime", "uri"],
+            &["disk", "error", "mime", "uri"],
             &["frontmatter"],
             &["load"],
             &["answer"],
