@@ -13,7 +13,8 @@
 //! they changed) narrow what a session may read: a root inside a command-line directory allows
 //! that part of it, one that holds a command-line directory allows that directory, and one
 //! outside them allows nothing, so no client (over HTTP, anyone who reaches the endpoint) can
-//! make the server read more than its command line allows. With `--roots-widen` the roots add
+//! make the server read more than its command line allows; a client without roots (or with an
+//! empty list) leaves the command line's directories as they are. With `--roots-widen` the roots add
 //! to the command line's directories instead, up to `/` if a client says so: for a server that
 //! runs for one trusted client, over stdio.
 //!
