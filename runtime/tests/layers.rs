@@ -151,7 +151,7 @@ const RUNTIME: Folders = &[
     (
         "resources/skills",
         &[
-            &["error", "mime", "uri"],
+            &["disk", "error", "mime", "uri"],
             &["frontmatter"],
             &["load"],
             &["answer"],

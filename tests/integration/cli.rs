@@ -120,7 +120,31 @@ fn a_server_with_arguments_of_its_own() {
     assert!(String::from_utf8_lossy(&output.stderr).contains("`/no/such/dir` is not a directory"));
     let output = files(&[root, "serve", "--http"]);
     assert_eq!(output.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&output.stderr).contains("usage: files [DIR...] [COMMAND]"));
+    let usage = "usage: files [--roots-widen] [DIR...] [COMMAND]";
+    assert!(String::from_utf8_lossy(&output.stderr).contains(usage));
+    let output = files(&["--roots-wide", root, "list"]);
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("unknown option `--roots-wide`") && stderr.contains(usage));
+    // Its flag comes before the directories or among them.
+    let output = files(&[root, "--roots-widen", "call", "list_allowed_directories"]);
+    assert!(output.status.success());
+    assert_eq!(stdout_json(&output)["content"][0]["text"], root);
+    // A path outside is one answer, whether or not something is there.
+    let outside = |path: &str| {
+        let call = json!({"path": path}).to_string();
+        let output = files(&[root, "call", "read_text_file", &call]);
+        let text = stdout_json(&output)["content"][0]["text"].clone();
+        text.as_str().unwrap_or_default().replace(path, "PATH")
+    };
+    assert_eq!(
+        outside("/etc/hostname"),
+        "`PATH` is outside the allowed directories"
+    );
+    assert_eq!(
+        outside("/no/such/file"),
+        "`PATH` is outside the allowed directories"
+    );
 }
 
 fn example(name: &str, args: &[&str]) -> Output {

@@ -40,6 +40,7 @@ mod results;
 mod roots;
 mod schemas;
 mod string_arguments;
+mod sync_tools;
 mod tasks;
 mod testing;
 mod unknown_arguments;

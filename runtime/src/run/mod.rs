@@ -5,7 +5,7 @@
 //! only those above it in this list.
 
 pub(crate) mod caught;
-mod sync_pool;
+pub(crate) mod sync_pool;
 pub(crate) mod workers;
 
 pub(crate) mod inflight;

@@ -2,18 +2,21 @@
 //!
 //! Clients start every configured server at launch, and many servers are then only asked for
 //! their tool list. Until its first call a server has no worker threads, and its answer to
-//! `initialize` does not wait for them to start.
+//! `initialize` does not wait for them to start. Sync tools run on threads of the sync pool's
+//! own (at most the server's `max_sync_threads`), so that none of them holds a thread of the
+//! runtime's blocking pool, which `tokio::fs` and `spawn_blocking` need.
 
 use std::io;
 use std::sync::{Arc, Mutex, OnceLock};
 
 use crate::run::sync_pool::SyncPool;
 
-#[derive(Default)]
 pub(crate) struct Workers {
     started: OnceLock<Arc<Threads>>,
     /// Held while starting, so that two callers cannot both build a runtime.
     starting: Mutex<()>,
+    /// The most threads sync tools hold at once.
+    sync_threads: usize,
 }
 
 pub(crate) struct Threads {
@@ -30,6 +33,15 @@ impl Threads {
 }
 
 impl Workers {
+    /// Workers not started yet, whose sync tools will hold at most `sync_threads` threads.
+    pub(crate) fn new(sync_threads: usize) -> Workers {
+        Workers {
+            started: OnceLock::new(),
+            starting: Mutex::new(()),
+            sync_threads,
+        }
+    }
+
     /// The runtime and the sync pool, started on first use.
     pub(crate) fn get(&self) -> io::Result<&Arc<Threads>> {
         if let Some(started) = self.started.get() {
@@ -44,7 +56,7 @@ impl Workers {
             .thread_name("toolwright-worker")
             .build()?;
         let handle = runtime.handle().clone();
-        let sync_pool = SyncPool::new(handle.clone());
+        let sync_pool = SyncPool::new(handle.clone(), self.sync_threads);
         let runtime = Mutex::new(Some(runtime));
         Ok(self.started.get_or_init(|| {
             Arc::new(Threads {
@@ -68,7 +80,7 @@ impl Workers {
         let _ = self.started.get_or_init(|| {
             Arc::new(Threads {
                 runtime: Mutex::new(None),
-                sync_pool: SyncPool::new(handle.clone()),
+                sync_pool: SyncPool::new(handle.clone(), self.sync_threads),
                 handle,
             })
         });
@@ -77,10 +89,15 @@ impl Workers {
     /// Stops the threads, abandoning whatever still runs: by now the transport has given calls
     /// their grace period, and waiting for a blocked tool thread could take forever.
     pub(crate) fn shutdown(&self) {
-        let runtime = self
-            .started
-            .get()
-            .and_then(|s| s.runtime.lock().unwrap_or_else(|e| e.into_inner()).take());
+        let Some(started) = self.started.get() else {
+            return;
+        };
+        started.sync_pool.close();
+        let runtime = started
+            .runtime
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .take();
         if let Some(runtime) = runtime {
             runtime.shutdown_background();
         }
@@ -88,9 +105,10 @@ impl Workers {
 }
 
 impl Drop for Threads {
-    /// A runtime dropped the ordinary way waits for its blocking threads; these may be stuck in
-    /// a tool for good.
+    /// The sync pool's waiting runners end now. A runtime dropped the ordinary way waits for
+    /// its blocking threads, which may be stuck in a tool for good.
     fn drop(&mut self) {
+        self.sync_pool.close();
         let runtime = self
             .runtime
             .get_mut()

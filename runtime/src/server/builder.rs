@@ -20,6 +20,8 @@ use crate::protocol::wire::{self, Cache, CacheScope, Offer, ServerInfo};
 use crate::resources::skills::load::Skills;
 use crate::run::inflight::RunningTasks;
 use crate::run::middleware::{self, BoxError, BoxedService, Chain, ToolCall, Wrap};
+use crate::run::sync_pool;
+use crate::run::workers::Workers;
 use crate::server::catalog::{Items, Pending};
 use crate::server::engine::{Engine, Limits, RootsHook};
 use crate::server::error::{Error, Result};
@@ -61,6 +63,8 @@ pub struct Server {
     /// Mistakes found while building, reported by `build`.
     errors: Vec<Error>,
     limits: Limits,
+    /// The most threads sync tools hold at once.
+    max_sync_threads: usize,
     options: Options,
     order: ToolOrder,
     page_size: Option<usize>,
@@ -121,6 +125,7 @@ impl Server {
                 max_in_flight: DEFAULT_MAX_IN_FLIGHT,
                 shutdown_grace: Duration::from_millis(500),
             },
+            max_sync_threads: sync_pool::DEFAULT_THREADS,
             options: Options::default(),
             order: ToolOrder::Name,
             page_size: None,
@@ -313,6 +318,24 @@ impl Server {
     /// error (`-32603`) rather than queued. Defaults to [`DEFAULT_MAX_IN_FLIGHT`].
     pub fn max_in_flight(mut self, calls: usize) -> Server {
         self.limits.max_in_flight = calls.max(1);
+        self
+    }
+
+    /// How many threads sync tools (and sync prompt and resource functions) may hold at once:
+    /// 256 by default. They run on threads of their own, never on tokio's blocking threads, so
+    /// sync tools that block for good cannot stall `tokio::fs`, `spawn_blocking`, async tools,
+    /// pings or the transports. With every thread busy, a further call waits for the first
+    /// that comes free: the client sees no answer until its call has run (a call it cancels
+    /// meanwhile still runs then, its [`Cancellation`](crate::Cancellation) fired, and is not
+    /// answered), and calls beyond [`Server::max_in_flight`] are refused as usual. At least one
+    /// thread.
+    ///
+    /// ```
+    /// let server = toolwright_runtime::Server::new("files", "1").max_sync_threads(32);
+    /// # drop(server);
+    /// ```
+    pub fn max_sync_threads(mut self, threads: usize) -> Server {
+        self.max_sync_threads = threads.max(1);
         self
     }
 
@@ -644,7 +667,7 @@ impl Server {
             changing,
             listeners: Listeners::default(),
             states: Arc::new(self.states),
-            workers: Default::default(),
+            workers: Workers::new(self.max_sync_threads),
             in_flight: Default::default(),
             ask_timeout: self.ask_timeout,
             on_roots_changed: self.on_roots_changed,

@@ -3,12 +3,13 @@
 //! computed, so that what the listing promises is what a read returns.
 
 use std::collections::BTreeMap;
-use std::fs;
+use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
+use crate::resources::skills::disk::{self, Dir, Unread};
 use crate::resources::skills::error::SkillsError;
 use crate::resources::skills::frontmatter::{self, Frontmatter};
 use crate::resources::skills::mime::{self, Kind};
@@ -77,6 +78,7 @@ pub(super) enum Place {
 #[derive(Clone)]
 struct Entry {
     name: String,
+    /// Where it is, for messages only: it is opened through its folder, by name.
     path: PathBuf,
     is_dir: bool,
     len: u64,
@@ -95,14 +97,13 @@ impl Skills {
     /// skill path (`acme/billing/refunds`), the URI `skill://<skill-path>/SKILL.md`. A SKILL.md
     /// nested inside another skill's folder is a supporting file of the enclosing skill (the
     /// listing stays flat, and each file has one URI). Hidden files and folders are skipped;
-    /// a symbolic link is refused, never followed.
+    /// a symbolic link is refused, never followed, and so is anything but a file or a folder.
+    /// Every folder is opened once and its entries through it (see `disk`), so a link or a
+    /// FIFO swapped in while the folder is read is refused too, never read through.
     pub(crate) fn load(root: &Path) -> Result<Skills, SkillsError> {
-        let mut found = Vec::new();
-        find(root, &mut Vec::new(), &mut found)?;
-        let skills = found
-            .iter()
-            .map(|(dir, names)| read_skill(dir, names))
-            .collect::<Result<Vec<Skill>, SkillsError>>()?;
+        let dir = Dir::open(root).map_err(|e| unreadable(root, e))?;
+        let mut skills = Vec::new();
+        find(&dir, root, &mut Vec::new(), &mut skills)?;
         Ok(Skills::index(skills))
     }
 
@@ -128,87 +129,105 @@ impl Skills {
     }
 }
 
-/// The folders of skills under `dir`, with their paths below the root (`names`): a folder
-/// holding a `SKILL.md` is a skill, and nothing under it is searched for another.
+/// The skills under `dir` (at `path`), whose path below the root is `names`, read into
+/// `skills`: a folder holding a `SKILL.md` is a skill, and nothing under it is searched for
+/// another.
 fn find(
-    dir: &Path,
+    dir: &Dir,
+    path: &Path,
     names: &mut Vec<String>,
-    found: &mut Vec<(PathBuf, Vec<String>)>,
+    skills: &mut Vec<Skill>,
 ) -> Result<(), SkillsError> {
-    let entries = entries(dir)?;
+    let entries = entries(dir, path)?;
     if entries.iter().any(|e| !e.is_dir && e.name == MANIFEST) {
         if names.is_empty() {
             return Err(SkillsError::at(
-                &dir.join(MANIFEST),
+                &path.join(MANIFEST),
                 "a skill needs a folder of its own, named as its `name`, below the skills folder",
             ));
         }
-        found.push((dir.to_path_buf(), names.clone()));
+        skills.push(read_skill(dir, path, names)?);
         return Ok(());
     }
     for entry in entries.into_iter().filter(|e| e.is_dir) {
+        let child = open_folder(dir, &entry)?;
         names.push(entry.name);
-        find(&entry.path, names, found)?;
+        find(&child, &entry.path, names, skills)?;
         names.pop();
     }
     Ok(())
 }
 
-/// The visible files and folders of `dir`, by name. Hidden ones (`.git`, `.DS_Store`) are
-/// skipped; a symbolic link is refused, since following it could serve files from outside the
-/// skills folder; a name that is not UTF-8 is refused, since no URI could name it.
-fn entries(dir: &Path) -> Result<Vec<Entry>, SkillsError> {
-    let unreadable =
-        |path: &Path, e: std::io::Error| SkillsError::at(path, format_args!("cannot be read: {e}"));
+/// A symbolic link is refused, since following it could serve files from outside the skills
+/// folder.
+const LINK: &str = "a symbolic link, which is not followed (it could lead outside the skills \
+                    folder); put the file itself here";
+const NOT_A_FILE: &str = "neither a file nor a folder";
+
+fn unreadable(path: &Path, e: std::io::Error) -> SkillsError {
+    SkillsError::at(path, format_args!("cannot be read: {e}"))
+}
+
+/// The visible files and folders of `dir` (at `path`), by name. Hidden ones (`.git`,
+/// `.DS_Store`) are skipped; a symbolic link is refused, and so is what is neither a file nor a
+/// folder (a FIFO, a device); a name that is not UTF-8 is refused, since no URI could name it.
+fn entries(dir: &Dir, path: &Path) -> Result<Vec<Entry>, SkillsError> {
     let mut entries = Vec::new();
-    for entry in fs::read_dir(dir).map_err(|e| unreadable(dir, e))? {
-        let path = entry.map_err(|e| unreadable(dir, e))?.path();
-        let Some(name) = path.file_name().and_then(|n| n.to_str()).map(str::to_owned) else {
+    for seen in dir.entries().map_err(|e| unreadable(path, e))? {
+        let at = path.join(&seen.name);
+        let Ok(name) = seen.name.into_string() else {
             return Err(SkillsError::at(
-                &path,
+                &at,
                 "the name is not UTF-8, so no URI can name it",
             ));
         };
         if name.starts_with('.') {
             continue;
         }
-        let metadata = fs::symlink_metadata(&path).map_err(|e| unreadable(&path, e))?;
-        let kind = metadata.file_type();
-        if kind.is_symlink() {
-            return Err(SkillsError::at(
-                &path,
-                "a symbolic link, which is not followed (it could lead outside the skills \
-                 folder); put the file itself here",
-            ));
-        }
-        if !kind.is_dir() && !kind.is_file() {
-            return Err(SkillsError::at(&path, "neither a file nor a folder"));
-        }
+        let is_dir = match seen.kind {
+            disk::Kind::Folder => true,
+            disk::Kind::File => false,
+            disk::Kind::Link => return Err(SkillsError::at(&at, LINK)),
+            disk::Kind::Other => return Err(SkillsError::at(&at, NOT_A_FILE)),
+        };
         entries.push(Entry {
             name,
-            path,
-            is_dir: kind.is_dir(),
-            len: metadata.len(),
+            path: at,
+            is_dir,
+            len: seen.len,
         });
     }
     entries.sort_by(|a, b| a.name.cmp(&b.name));
     Ok(entries)
 }
 
-/// The skill in `dir`, whose path below the root is `names`.
-fn read_skill(dir: &Path, names: &[String]) -> Result<Skill, SkillsError> {
+/// The folder `entry` of `dir`, refused if it is a link by now.
+fn open_folder(dir: &Dir, entry: &Entry) -> Result<Dir, SkillsError> {
+    dir.folder(OsStr::new(&entry.name))
+        .map_err(|e| unreadable(&entry.path, e))
+}
+
+/// The skill in `dir` (at `path`), whose path below the root is `names`.
+fn read_skill(dir: &Dir, path: &Path, names: &[String]) -> Result<Skill, SkillsError> {
     let skill_path = names.join("/");
-    check_names(dir, names)?;
-    let tree = Tree::of(dir, &skill_path)?;
+    check_names(path, names)?;
+    let tree = Tree::of(dir, path, &skill_path)?;
     let uri_of = |rel: &[String]| uri::uri_of(names.iter().chain(rel).map(String::as_str));
-    let files = tree
-        .files
-        .iter()
-        .map(|(rel, entry)| read_file(uri_of(rel), entry))
-        .collect::<Result<Vec<File>, SkillsError>>()?;
-    // The files may have changed since they were listed; what was read is what is served.
-    check_size(&skill_path, total(files.iter().map(|f| byte_len(&f.bytes))))?;
-    let frontmatter = manifest(dir, names, &files[MANIFEST_INDEX].bytes)?;
+    let mut files = Vec::with_capacity(tree.files.len());
+    let mut read = 0;
+    for (rel, entry) in &tree.files {
+        // The files may have grown since they were listed: what is read stops past the size a
+        // host must accept, and what was read is what is served.
+        let bytes = read_file(dir, rel, entry, MAX_BYTES.saturating_sub(read))?;
+        read = read.saturating_add(byte_len(&bytes));
+        check_size(&skill_path, read)?;
+        files.push(File {
+            uri: uri_of(rel),
+            kind: mime::of(&entry.name),
+            bytes,
+        });
+    }
+    let frontmatter = manifest(path, names, &files[MANIFEST_INDEX].bytes)?;
     let folders = tree
         .folders
         .iter()
@@ -273,36 +292,43 @@ fn check_names(dir: &Path, names: &[String]) -> Result<(), SkillsError> {
 }
 
 impl Tree {
-    /// What the skill in `dir` holds, within the limits a host must accept, its `SKILL.md`
-    /// first.
-    fn of(dir: &Path, skill_path: &str) -> Result<Tree, SkillsError> {
+    /// What the skill in `dir` (at `path`) holds, within the limits a host must accept, its
+    /// `SKILL.md` first.
+    fn of(dir: &Dir, path: &Path, skill_path: &str) -> Result<Tree, SkillsError> {
         let mut tree = Tree::default();
-        walk(dir, &mut Vec::new(), &mut tree, skill_path)?;
+        walk(dir, path, &mut Vec::new(), &mut tree, skill_path)?;
         check_size(skill_path, total(tree.files.iter().map(|(_, e)| e.len)))?;
         let manifest = tree
             .files
             .iter()
             .position(|(rel, _)| rel.len() == 1 && rel[0] == MANIFEST)
-            .ok_or_else(|| SkillsError::at(dir, "has no SKILL.md any more"))?;
+            .ok_or_else(|| SkillsError::at(path, "has no SKILL.md any more"))?;
         let first = tree.files.remove(manifest);
         tree.files.insert(MANIFEST_INDEX, first);
         Ok(tree)
     }
 }
 
-/// Everything in a skill's folder, depth first, into `tree`; `rel` is the folder's path below
-/// the skill's root.
+/// Everything in a skill's folder `dir` (at `path`), depth first, into `tree`; `rel` is the
+/// folder's path below the skill's root.
 fn walk(
-    dir: &Path,
+    dir: &Dir,
+    path: &Path,
     rel: &mut Vec<String>,
     tree: &mut Tree,
     skill_path: &str,
 ) -> Result<(), SkillsError> {
-    let children = entries(dir)?;
+    let children = entries(dir, path)?;
     for child in &children {
         rel.push(child.name.clone());
         if child.is_dir {
-            walk(&child.path, rel, tree, skill_path)?;
+            walk(
+                &open_folder(dir, child)?,
+                &child.path,
+                rel,
+                tree,
+                skill_path,
+            )?;
         } else {
             tree.files.push((rel.clone(), child.clone()));
         }
@@ -334,14 +360,29 @@ fn check_size(skill_path: &str, bytes: u64) -> Result<(), SkillsError> {
     ))
 }
 
-fn read_file(uri: String, entry: &Entry) -> Result<File, SkillsError> {
-    let bytes = fs::read(&entry.path)
-        .map_err(|e| SkillsError::at(&entry.path, format_args!("cannot be read: {e}")))?;
-    Ok(File {
-        uri,
-        kind: mime::of(&entry.name),
-        bytes,
-    })
+/// At most `limit + 1` bytes of the file `entry`, at `rel` below the skill's folder `dir`:
+/// each folder on the way opened through the one before it, and the file only if it is a
+/// regular file now.
+fn read_file(dir: &Dir, rel: &[String], entry: &Entry, limit: u64) -> Result<Vec<u8>, SkillsError> {
+    let Some((_, folders)) = rel.split_last() else {
+        return Err(SkillsError::at(&entry.path, NOT_A_FILE));
+    };
+    let mut opened: Option<Dir> = None;
+    for (depth, name) in folders.iter().enumerate() {
+        let at = opened.as_ref().unwrap_or(dir);
+        let next = at.folder(OsStr::new(name)).map_err(|e| {
+            let folder = entry.path.ancestors().nth(folders.len() - depth);
+            unreadable(folder.unwrap_or(&entry.path), e)
+        })?;
+        opened = Some(next);
+    }
+    let at = opened.as_ref().unwrap_or(dir);
+    at.read(OsStr::new(&entry.name), limit)
+        .map_err(|unread| match unread {
+            Unread::NotAFile(disk::Kind::Link) => SkillsError::at(&entry.path, LINK),
+            Unread::NotAFile(_) => SkillsError::at(&entry.path, NOT_A_FILE),
+            Unread::Io(e) => unreadable(&entry.path, e),
+        })
 }
 
 /// A folder's listing: its children's URIs, names and types.

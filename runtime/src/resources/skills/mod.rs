@@ -15,14 +15,21 @@
 //! string `name` and `description`, or whose `metadata` uses the reserved
 //! `io.modelcontextprotocol/` prefix; a skill folder whose name breaks the naming rules or
 //! differs from its frontmatter `name`; a first folder that cannot be a URI authority; more
-//! than 512 files or 16 MiB in one skill (what a host must accept); a symbolic link (never
-//! followed, so nothing outside the root is served); a name that is not UTF-8. Hidden files
+//! than 512 files or 16 MiB in one skill (what a host must accept, and no byte past it is read);
+//! a symbolic link (never followed, so nothing outside the root is served); anything neither a
+//! file nor a folder (a FIFO, a device: never opened to wait on); a name that is not UTF-8.
+//! Each folder is opened once and read through its handle, so a process that swaps a folder
+//! for a link, or a file for a FIFO, while the server starts gets the load refused, never a
+//! file from outside served (on Unix; elsewhere each entry is checked by its path just before
+//! it is opened: `disk`). Hidden files
 //! and folders (`.git`, `.DS_Store`) are not served.
 //!
-//! Files, lowest first: `error` (what goes wrong); `mime`, `uri` (media types by extension;
-//! skill URIs and their naming rules); `frontmatter` (a `SKILL.md`'s YAML as JSON); `load`
+//! Files, lowest first: `disk` (folders opened once, their entries reached through them, never
+//! by a path another process could change meanwhile); `error` (what goes wrong); `mime`, `uri`
+//! (media types by extension; skill URIs and their naming rules); `frontmatter` (a `SKILL.md`'s YAML as JSON); `load`
 //! (reading the folder); `answer` (the methods' results).
 
+mod disk;
 pub(crate) mod error;
 mod mime;
 mod uri;
