@@ -32,10 +32,33 @@ async fn count_roots(roots: Roots) -> Result<String, ToolError> {
     Ok(format!("{} roots", roots.list().await?.len()))
 }
 
+#[derive(Deserialize, JsonSchema)]
+struct UserContext {
+    context: String,
+}
+
+/// A prompt made with what the user says it is about.
+#[mcp_prompt]
+async fn with_context(ask: Elicit<UserContext>) -> Result<String, AskError> {
+    match ask.form("What context?").await? {
+        Answer::Accept(UserContext { context }) => Ok(format!("Prompt with context: {context}")),
+        _ => Ok("Prompt without context".into()),
+    }
+}
+
+/// A summary the client's model writes.
+#[mcp_resource("memo://summary/{id}")]
+async fn summary(id: u64, sample: Sample) -> Result<String, McpError> {
+    let answer = sample.prompt(format!("Summarise note {id}"), 50).await?;
+    Ok(format!("note {id}: {}", answer.text().unwrap_or("nothing")))
+}
+
 fn server() -> Server {
     Server::new("asking-http", "1")
         .tool::<delete_tagged>()
         .tool::<count_roots>()
+        .prompt::<with_context>()
+        .resource::<summary>()
 }
 
 /// `initialize` with the elicitation capability; the session id.
@@ -215,6 +238,105 @@ fn rounds_over_http_cross_replicas_that_share_a_key() {
         "{missing}"
     );
     for endpoint in [first, second, stranger] {
+        endpoint.stop().unwrap();
+    }
+}
+
+/// A prompt's ask, and a resource's, travel on their request's own event stream in a session;
+/// the client POSTs each response.
+#[test]
+fn a_session_asks_on_a_prompts_and_a_resources_stream() {
+    let endpoint = Endpoint::start(server());
+    let session = initialize_with(
+        &endpoint,
+        json!({"elicitation": {"form": {}}, "sampling": {}}),
+    );
+    let asks = [
+        (
+            "prompts/get",
+            json!({"name": "with_context"}),
+            json!({"action": "accept", "content": {"context": "over http"}}),
+        ),
+        (
+            "resources/read",
+            json!({"uri": "memo://summary/2"}),
+            json!({"role": "assistant", "model": "m",
+                   "content": {"type": "text", "text": "short"}}),
+        ),
+    ];
+    let mut answers = Vec::new();
+    for (id, (method, params, response)) in (10..).zip(asks) {
+        let mut request = endpoint
+            .in_session(&session, "2025-11-25", id, method, params)
+            .open();
+        assert_eq!(request.status, 200);
+        let ask = request.next_message().expect("the server's request");
+        let expected = match method {
+            "prompts/get" => "elicitation/create",
+            _ => "sampling/createMessage",
+        };
+        assert_eq!(ask["method"], expected, "{ask}");
+        let reply = endpoint
+            .post(&json!({"jsonrpc": "2.0", "id": ask["id"], "result": response}))
+            .session(&session, "2025-11-25")
+            .send();
+        assert_eq!(reply.status, 202, "{}", reply.text());
+        let answer = request.next_message().expect("the answer");
+        assert_eq!(answer["id"], id, "{answer}");
+        answers.push(answer);
+    }
+    assert_eq!(
+        answers[0]["result"]["messages"][0]["content"]["text"],
+        "Prompt with context: over http"
+    );
+    assert_eq!(answers[1]["result"]["contents"][0]["text"], "note 2: short");
+}
+
+/// On 2026-07-28 a `prompts/get` and a `resources/read` that ask answer `input_required`, and
+/// their retries, on another replica that shares the key, the result.
+#[test]
+fn rounds_of_a_prompt_and_a_resource_over_http() {
+    let key = [9u8; 32];
+    let first = Endpoint::start(server().request_state_key(key));
+    let second = Endpoint::start(server().request_state_key(key));
+    let capabilities = json!({"io.modelcontextprotocol/clientCapabilities":
+                              {"elicitation": {}, "sampling": {}}});
+    let cases = [
+        (
+            "prompts/get",
+            json!({"name": "with_context"}),
+            json!({"user_context": {"action": "accept", "content": {"context": "c"}}}),
+        ),
+        (
+            "resources/read",
+            json!({"uri": "memo://summary/3"}),
+            json!({"sampling": {"role": "assistant", "model": "m",
+                                "content": {"type": "text", "text": "brief"}}}),
+        ),
+    ];
+    let mut done = Vec::new();
+    for (id, (method, params, responses)) in (20..).zip(cases) {
+        let mut asked = params.clone();
+        asked["_meta"] = capabilities.clone();
+        let reply = first.modern(id, method, asked.clone()).send();
+        assert_eq!(reply.status, 200, "{}", reply.text());
+        let round = reply.answer();
+        assert_eq!(round["result"]["resultType"], "input_required", "{round}");
+        let mut retry = asked;
+        retry["inputResponses"] = responses;
+        retry["requestState"] = round["result"]["requestState"].clone();
+        let reply = second.modern(id + 10, method, retry).send();
+        assert_eq!(reply.status, 200, "{}", reply.text());
+        done.push(reply.answer());
+    }
+    assert_eq!(
+        done[0]["result"]["messages"][0]["content"]["text"], "Prompt with context: c",
+        "{}",
+        done[0]
+    );
+    assert_eq!(done[1]["result"]["contents"][0]["text"], "note 3: brief");
+    assert!(done[1]["result"]["ttlMs"].is_u64(), "{}", done[1]);
+    for endpoint in [first, second] {
         endpoint.stop().unwrap();
     }
 }
