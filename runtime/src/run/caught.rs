@@ -13,16 +13,20 @@ use crate::call::completion::Completion;
 use crate::call::record::CallRecord;
 use crate::call::spec::BoxFuture;
 use crate::prompts::output::PromptOutput;
+use crate::protocol::ProtocolVersion;
 use crate::resources::contents::ResourceOutput;
 use crate::tools::ToolOutput;
 use crate::tools::output::InputRequired;
 
 /// What a function's run produces: the output of a panic, and of a round that ended on asks.
-pub(crate) trait Output: Send + 'static {
+pub(crate) trait Output: Send + Sized + 'static {
     /// A panic, with its message: an internal error the client sees masked.
     fn panicked(message: String) -> Self;
     /// A round that ended on these asks.
     fn round(input: InputRequired) -> Self;
+    /// The asks of a round it ended on (or of an error that asks the user to open URLs, where
+    /// `version` makes it a round for a client that `takes_urls`); itself otherwise.
+    fn into_round(self, version: ProtocolVersion, takes_urls: bool) -> Result<InputRequired, Self>;
 }
 
 impl Output for ToolOutput {
@@ -32,6 +36,10 @@ impl Output for ToolOutput {
 
     fn round(input: InputRequired) -> Self {
         ToolOutput::input_required(input)
+    }
+
+    fn into_round(self, version: ProtocolVersion, takes_urls: bool) -> Result<InputRequired, Self> {
+        ToolOutput::into_round(self, version, takes_urls)
     }
 }
 
@@ -43,6 +51,10 @@ impl Output for PromptOutput {
     fn round(input: InputRequired) -> Self {
         PromptOutput::input_required(input)
     }
+
+    fn into_round(self, version: ProtocolVersion, takes_urls: bool) -> Result<InputRequired, Self> {
+        PromptOutput::into_round(self, version, takes_urls)
+    }
 }
 
 impl Output for ResourceOutput {
@@ -52,6 +64,10 @@ impl Output for ResourceOutput {
 
     fn round(input: InputRequired) -> Self {
         ResourceOutput::input_required(input)
+    }
+
+    fn into_round(self, version: ProtocolVersion, takes_urls: bool) -> Result<InputRequired, Self> {
+        ResourceOutput::into_round(self, version, takes_urls)
     }
 }
 
@@ -64,6 +80,10 @@ impl Output for Result<Completion, String> {
 
     fn round(_: InputRequired) -> Self {
         Err("a completion function asked the client, which `completion/complete` cannot".into())
+    }
+
+    fn into_round(self, _: ProtocolVersion, _: bool) -> Result<InputRequired, Self> {
+        Err(self)
     }
 }
 

@@ -35,7 +35,8 @@ impl Finish for Delivery {
         let span = record.span.take();
         let _in_span = span.span().enter();
         let outcome = outcome(&output);
-        let takes_urls = record.declared("elicitation.url");
+        // Only an error that asks for URLs reads the client's capabilities.
+        let takes_urls = output.is_chosen() && record.declared("elicitation.url");
         let renderer = Renderer {
             tool: &tool.compiled,
             name: tool.spec.name,

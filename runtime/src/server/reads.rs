@@ -21,6 +21,7 @@ use crate::call::span::Outcome;
 use crate::call::spec::{BoxFuture, Handler, Instance, Invocation};
 use crate::prompts::output::PromptOutput;
 use crate::prompts::render::{self as prompt_render, PromptRenderer};
+use crate::protocol::ProtocolVersion;
 use crate::protocol::jsonrpc::{ProtocolError, quoted};
 use crate::resources::contents::ResourceOutput;
 use crate::resources::render::{self as resource_render, ReadRenderer};
@@ -33,6 +34,7 @@ use crate::server::catalog::Reached;
 use crate::server::delivery::{Delivery, round_line};
 use crate::server::engine::Engine;
 use crate::server::reply::{Later, Reply};
+use crate::server::served_items::Asks;
 use crate::server::session::Session;
 use crate::server::skills::revision_fields;
 use crate::tools::binding::Arguments;
@@ -87,15 +89,9 @@ impl Session {
             .sent_as_strings();
         let (schema, version) = (Arc::clone(&prompt.schema), request.version);
         let name = prompt.spec.name;
-        let asking = match prompt.asks.asks {
-            true => {
-                let target = format!("prompt:{name}");
-                let arguments = round_arguments(params);
-                let forms = Arc::clone(&prompt.asks.forms);
-                Some(Box::new(self.asking(request, &target, arguments, forms)?))
-            }
-            false => None,
-        };
+        let asking = self.item_asking(request, &prompt.asks, || {
+            (format!("prompt:{name}"), round_arguments(params))
+        })?;
         let run = Run {
             name,
             counted: true,
@@ -106,20 +102,16 @@ impl Session {
             produce: running(prompt.spec.handler),
             render: Box::new(
                 move |engine: &Engine, record: &CallRecord, output: PromptOutput| {
-                    let takes_urls = record.declared("elicitation.url");
-                    match output.into_round(version, takes_urls) {
-                        Ok(input) => Rendered::result(round_line(engine, record, input)),
-                        Err(output) => {
-                            let renderer = PromptRenderer {
-                                name,
-                                arguments_schema: &schema,
-                                expose_internal_errors: engine.expose_internal_errors,
-                                server_meta: &engine.server_meta,
-                                client_takes_urls: takes_urls,
-                            };
-                            prompt_render::get_result(&renderer, version, &record.id, output)
-                        }
-                    }
+                    answered(engine, record, version, output, |output, takes_urls| {
+                        let renderer = PromptRenderer {
+                            name,
+                            arguments_schema: &schema,
+                            expose_internal_errors: engine.expose_internal_errors,
+                            server_meta: &engine.server_meta,
+                            client_takes_urls: takes_urls,
+                        };
+                        prompt_render::get_result(&renderer, version, &record.id, output)
+                    })
                 },
             ),
         };
@@ -164,15 +156,12 @@ impl Session {
             .sent_as_strings();
         let spec = resource.spec;
         let cache = self.engine.read_cache(resource);
-        let asking = match resource.asks.asks {
-            true => {
-                let target = format!("resource:{}", spec.name);
-                let arguments = serde_json::json!({"uri": uri});
-                let forms = Arc::clone(&resource.asks.forms);
-                Some(Box::new(self.asking(request, &target, arguments, forms)?))
-            }
-            false => None,
-        };
+        let asking = self.item_asking(request, &resource.asks, || {
+            (
+                format!("resource:{}", spec.name),
+                serde_json::json!({"uri": uri}),
+            )
+        })?;
         let run = Run {
             name: spec.name,
             counted: true,
@@ -183,25 +172,38 @@ impl Session {
             produce: running(spec.handler),
             render: Box::new(
                 move |engine: &Engine, record: &CallRecord, output: ResourceOutput| {
-                    let takes_urls = record.declared("elicitation.url");
-                    match output.into_round(version, takes_urls) {
-                        Ok(input) => Rendered::result(round_line(engine, record, input)),
-                        Err(output) => {
-                            let renderer = ReadRenderer {
-                                name: spec.name,
-                                uri: record.resource_uri.as_deref().unwrap_or_default(),
-                                expose_internal_errors: engine.expose_internal_errors,
-                                server_meta: &engine.server_meta,
-                                cache,
-                                client_takes_urls: takes_urls,
-                            };
-                            resource_render::read_result(&renderer, version, &record.id, output)
-                        }
-                    }
+                    answered(engine, record, version, output, |output, takes_urls| {
+                        let renderer = ReadRenderer {
+                            name: spec.name,
+                            uri: record.resource_uri.as_deref().unwrap_or_default(),
+                            expose_internal_errors: engine.expose_internal_errors,
+                            server_meta: &engine.server_meta,
+                            cache,
+                            client_takes_urls: takes_urls,
+                        };
+                        resource_render::read_result(&renderer, version, &record.id, output)
+                    })
                 },
             ),
         };
         self.run(request, batch, run)
+    }
+
+    /// How the function of an item that `asks` asks, for `request`: bound to the item and the
+    /// arguments `target` names (made only for an item that asks).
+    fn item_asking(
+        &self,
+        request: &Request<'_>,
+        asks: &Asks,
+        target: impl FnOnce() -> (String, Value),
+    ) -> Result<Option<Box<Asking>>, ProtocolError> {
+        if !asks.asks {
+            return Ok(None);
+        }
+        let (target, arguments) = target();
+        let forms = Arc::clone(&asks.forms);
+        let asking = self.asking(request, &target, arguments, forms)?;
+        Ok(Some(Box::new(asking)))
     }
 
     /// Runs a prompt's or a resource's function for `request`: admitted under the server's
@@ -244,6 +246,22 @@ impl Session {
             threads,
             job,
         })))
+    }
+}
+
+/// A function's output as its request's answer: the round it ended on, or what `render` makes
+/// of it for a client that takes URL elicitations or not.
+fn answered<O: Output>(
+    engine: &Engine,
+    record: &CallRecord,
+    version: ProtocolVersion,
+    output: O,
+    render: impl FnOnce(O, bool) -> Rendered,
+) -> Rendered {
+    let takes_urls = record.declared("elicitation.url");
+    match output.into_round(version, takes_urls) {
+        Ok(input) => Rendered::result(round_line(engine, record, input)),
+        Err(output) => render(output, takes_urls),
     }
 }
 

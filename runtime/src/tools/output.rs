@@ -115,6 +115,11 @@ impl ToolOutput {
         }
     }
 
+    /// Whether it is a JSON-RPC error the author chose.
+    pub(crate) fn is_chosen(&self) -> bool {
+        matches!(self.repr, Repr::Chosen(_))
+    }
+
     /// A result of one text block.
     pub fn text(text: impl Into<String>) -> ToolOutput {
         Self::content(vec![Content::text(text)])
