@@ -34,7 +34,7 @@ const RUNTIME: Folders = &[
     (
         "protocol",
         &[
-            &["id", "level", "params", "version"],
+            &["code", "id", "level", "params", "quote", "version"],
             &["jsonrpc", "wire"],
             &["mcp_error"],
         ],

@@ -19,8 +19,8 @@ use serde_json::value::RawValue;
 use tokio::sync::oneshot;
 
 use crate::call::extensions::Extensions;
+use crate::protocol::code::ErrorCode;
 use crate::protocol::id::{IdHashing, IdKey};
-use crate::protocol::jsonrpc::ErrorCode;
 
 /// Where a transport takes the lines of one request (or a whole connection). Sending to a
 /// client that is gone does nothing: there is no one left to tell.

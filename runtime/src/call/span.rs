@@ -19,7 +19,7 @@ use serde_json::value::RawValue;
 use tracing::field::Empty;
 
 use crate::protocol::ProtocolVersion;
-use crate::protocol::jsonrpc::ErrorCode;
+use crate::protocol::code::ErrorCode;
 
 /// One request's span and when it began.
 #[derive(Clone)]

@@ -16,7 +16,8 @@ use std::fmt;
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 
-use crate::protocol::jsonrpc::{ErrorCode, ProtocolError};
+use crate::protocol::code::ErrorCode;
+use crate::protocol::jsonrpc::ProtocolError;
 use crate::protocol::version::ProtocolVersion;
 
 /// A JSON-RPC error chosen by the author of a tool, a prompt or a resource: returned as its

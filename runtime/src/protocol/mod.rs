@@ -2,11 +2,13 @@
 //! codes, request ids, the params and `_meta` the server reads, and the result bodies of each
 //! revision. Nothing here knows about tools or calls; every other layer builds on it.
 
+pub(crate) mod code;
 pub(crate) mod id;
 pub(crate) mod jsonrpc;
 mod level;
 pub(crate) mod mcp_error;
 pub(crate) mod params;
+pub(crate) mod quote;
 pub(crate) mod version;
 pub(crate) mod wire;
 

@@ -4,7 +4,9 @@ use serde_json::value::RawValue;
 
 use crate::call::outlet::Outlet;
 use crate::protocol::Level;
-use crate::protocol::jsonrpc::{self, ErrorCode, ProtocolError, quoted};
+use crate::protocol::code::ErrorCode;
+use crate::protocol::jsonrpc::{self, ProtocolError};
+use crate::protocol::quote::quoted;
 use std::sync::Arc;
 
 use crate::call::record::CallRecord;

@@ -12,7 +12,8 @@ use serde_json::value::RawValue;
 use serde_json::{Value, json};
 
 use crate::protocol::ProtocolVersion;
-use crate::protocol::jsonrpc::{self, ProtocolError, quoted};
+use crate::protocol::jsonrpc::{self, ProtocolError};
+use crate::protocol::quote::quoted;
 use crate::resources::skills::error::DirectoryError;
 use crate::resources::skills::load::Skills;
 use crate::server::calls::Request;

@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use crate::protocol::jsonrpc::{quoted, shortened};
+use crate::protocol::quote::{quoted, shortened};
 
 /// The longest message of serde's a binding error keeps: serde quotes the value it refused,
 /// which may be as long as the client made it.

@@ -9,7 +9,8 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 use serde_json::value::RawValue;
 
-use crate::protocol::jsonrpc::{quoted, without_position};
+use crate::protocol::jsonrpc::without_position;
+use crate::protocol::quote::quoted;
 use crate::tools::bind_error::{BindError, expected, resolve, schema_at};
 use crate::tools::constraints::Constraints;
 use crate::tools::output::ToolOutput;

@@ -6,7 +6,8 @@ use http::{HeaderMap, HeaderValue, Response, StatusCode};
 use serde_json::value::RawValue;
 
 use crate::protocol::Era;
-use crate::protocol::jsonrpc::{self, ErrorCode, Message, ProtocolError};
+use crate::protocol::code::ErrorCode;
+use crate::protocol::jsonrpc::{self, Message, ProtocolError};
 use crate::transport::http::stream::{EventBody, ResponseBody};
 
 /// Header names, lowercase as `http` keeps them.

@@ -19,7 +19,7 @@ use http_body::{Body, Frame, SizeHint};
 use crate::call::extensions::Extensions;
 use crate::call::outlet::Sink;
 use crate::call::record::CallRecord;
-use crate::protocol::jsonrpc::ErrorCode;
+use crate::protocol::code::ErrorCode;
 
 /// How long a client waits before reconnecting to a stream the server let go (SSE `retry`).
 const RETRY_MS: u64 = 1000;
