@@ -139,16 +139,24 @@ fn requests_without_a_valid_token_are_challenged() {
     let endpoint = jwt(&authority);
     let list = || endpoint.modern(1, "tools/list", json!({}));
     let valid = authority.token("ada", "mcp:tools");
+    let in_query = format!("/mcp?access_token={valid}");
     let malformed = [
         list().header("Authorization", "Bearer"),
         list().header("Authorization", "Bearer a b"),
         bearer(list(), &valid).also("Authorization", "Bearer other"),
-        list().target(&format!("/mcp?access_token={valid}")),
+        // Two methods at once (RFC 6750 §3.1).
+        bearer(list(), &valid).target(&in_query),
     ];
     for request in malformed {
         assert_refused(&request.send(), 400, Some("invalid_request"), None);
     }
-    for request in [list(), list().header("Authorization", "Basic YWRhOnB3")] {
+    // A token in the query string is no credential: the request presents none.
+    let missing = [
+        list(),
+        list().header("Authorization", "Basic YWRhOnB3"),
+        list().target(&in_query),
+    ];
+    for request in missing {
         assert_refused(&request.send(), 401, None, Some("mcp:tools"));
     }
     let claims = |change: &dyn Fn(&mut Value)| {

@@ -612,8 +612,8 @@ def jwt_refusals(a: AuthServer, rs: ResourceServer, keys: dict[str, dict], rows:
               rs.post(alice, tool_call("whoami"), bearer(alice)), 400, "invalid_request", None, hidden=(alice,))
     headers, body = tool_call("whoami")
     query = "?access_token=" + urllib.parse.quote(alice)
-    r.refused("the token in the query string (`?access_token=`), no header",
-              send(rs.url + query, "POST", headers, body), 400, "invalid_request", None, hidden=(alice,))
+    r.refused("the token in the query string (`?access_token=`), no header: no credential",
+              send(rs.url + query, "POST", headers, body), 401, None, hidden=(alice,))
     r.refused("the token in the query string and in the header",
               send(rs.url + query, "POST", [*headers, *bearer(alice)], body), 400, "invalid_request", None,
               hidden=(alice,))

@@ -10,8 +10,8 @@
 //! | request | answer |
 //! |---|---|
 //! | `GET /.well-known/oauth-protected-resource[/path]` | 200, the metadata, to anyone |
-//! | no token, or another scheme than `Bearer` | 401 `WWW-Authenticate: Bearer scope="…", resource_metadata="…"` |
-//! | two `Authorization` headers, `Bearer` without a token, a token in the query string | 400 `error="invalid_request"` |
+//! | no token, another scheme than `Bearer`, or a token only in the query string (which is no place for one) | 401 `WWW-Authenticate: Bearer scope="…", resource_metadata="…"` |
+//! | two `Authorization` headers, `Bearer` without a token, a token in the query string beside an `Authorization` header | 400 `error="invalid_request"` |
 //! | a token that is not valid (signature, `alg`, `typ`, `iss`, `aud`, `exp`, `nbf`, inactive) | 401 `error="invalid_token"` |
 //! | a valid token without the server's scopes, or calling an item whose scopes it lacks | 403 `error="insufficient_scope", scope="<every scope the request needs>"` |
 //! | the keys or the introspection cannot be reached | 503 |
