@@ -89,7 +89,7 @@ fn validation(c: &mut Criterion) {
             "JWT, key cached",
             endpoint(Some(Authorization::new(
                 RESOURCE,
-                Jwt::issuer(&authority.issuer),
+                Jwt::new(&authority.issuer),
             ))),
             Some(token.as_str()),
         ),

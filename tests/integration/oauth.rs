@@ -54,7 +54,7 @@ fn protected(authorization: Authorization) -> Endpoint {
 }
 
 fn jwt(authority: &FakeAs) -> Endpoint {
-    let tokens = Jwt::issuer(&authority.issuer).refetch_floor(Duration::from_millis(300));
+    let tokens = Jwt::new(&authority.issuer).refetch_floor(Duration::from_millis(300));
     protected(Authorization::new(RESOURCE, tokens))
 }
 
@@ -383,7 +383,7 @@ fn an_item_the_token_lacks_scopes_for_is_403_in_both_eras() {
 #[test]
 fn a_broad_scope_grants_the_narrower_ones_it_implies() {
     let authority = FakeAs::start();
-    let tokens = Jwt::issuer(&authority.issuer);
+    let tokens = Jwt::new(&authority.issuer);
     let authorization = Authorization::new(RESOURCE, tokens)
         .scope_implies("mcp:admin", ["mcp:write"])
         .scope_implies("mcp:write", ["mcp:tools"]);
@@ -474,7 +474,7 @@ fn keys_are_fetched_once_again_for_a_new_key_and_no_more_often_than_the_floor() 
 #[test]
 fn an_unreachable_authorization_server_is_503_without_a_challenge() {
     let authority = FakeAs::start();
-    let tokens = Jwt::issuer(&authority.issuer).jwks_uri("http://127.0.0.1:1/jwks");
+    let tokens = Jwt::new(&authority.issuer).jwks_uri("http://127.0.0.1:1/jwks");
     let endpoint = protected(Authorization::new(RESOURCE, tokens));
     let reply = call(&endpoint, &authority.token("ada", "mcp:tools"), "whoami");
     assert_eq!(reply.status, 503, "{}", reply.text());
@@ -612,20 +612,20 @@ fn an_authorization_that_cannot_be_used_is_refused_when_the_endpoint_is_made() {
         "http://mcp.test/mcp#x",
         "http://mcp.test/mcp?a=1",
     ] {
-        let authorization = Authorization::new(resource, Jwt::issuer("https://auth.example"));
+        let authorization = Authorization::new(resource, Jwt::new("https://auth.example"));
         let made = server().http_service(Http::new().authorization(authorization));
         let error = made.err().expect("refused").to_string();
         assert!(error.contains("resource URI"), "{error}");
     }
-    let plain = Authorization::new(RESOURCE, Jwt::issuer("http://auth.example"));
+    let plain = Authorization::new(RESOURCE, Jwt::new("http://auth.example"));
     let error = plain.check().expect_err("refused");
     assert!(error.contains("is not an `https` URL"), "{error}");
     assert!(
-        Authorization::new(RESOURCE, Jwt::issuer("http://localhost:4100"))
+        Authorization::new(RESOURCE, Jwt::new("http://localhost:4100"))
             .check()
             .is_ok()
     );
-    let issuer = || Jwt::issuer("https://auth.example");
+    let issuer = || Jwt::new("https://auth.example");
     for authorization in [
         Authorization::new(RESOURCE, issuer()).require_scopes(["two words"]),
         Authorization::new(RESOURCE, issuer()).scope_implies("mcp:admin", ["two words"]),
@@ -699,7 +699,7 @@ fn a_refused_request_leaves_its_connection_usable() {
 #[test]
 fn the_layer_protects_a_router_of_ones_own() {
     let authority = FakeAs::start();
-    let tokens = Jwt::issuer(&authority.issuer);
+    let tokens = Jwt::new(&authority.issuer);
     let authorization = Authorization::new(RESOURCE, tokens).require_scopes(["mcp:tools"]);
     let endpoint = server().http_service(Http::new()).unwrap();
     let app = axum::Router::new()

@@ -91,7 +91,7 @@ impl Algorithm {
 /// use std::time::Duration;
 /// use toolwright_runtime::oauth::{Algorithm, Jwt};
 ///
-/// let tokens = Jwt::issuer("https://auth.example.com")
+/// let tokens = Jwt::new("https://auth.example.com")
 ///     .algorithms([Algorithm::RS256, Algorithm::ES256])
 ///     .leeway(Duration::from_secs(30));
 /// ```
@@ -106,7 +106,10 @@ impl Jwt {
     /// Tokens of the authorization server `issuer`, spelled exactly as its metadata and its
     /// tokens spell it (`https://auth.example.com`). By default: RS256, PS256, ES256 and
     /// EdDSA, a leeway of one minute, keys fetched again at most every 30 seconds.
-    pub fn issuer(issuer: impl Into<String>) -> Jwt {
+    ///
+    /// (A constructor like [`Introspection::new`](super::Introspection::new); the issuer a
+    /// verifier accepts is [`TokenVerifier::issuer`].)
+    pub fn new(issuer: impl Into<String>) -> Jwt {
         // A program that also links jsonwebtoken's other backend would otherwise have no
         // default, and every check would panic; a provider already installed stays.
         let _ = jsonwebtoken::crypto::aws_lc::DEFAULT_PROVIDER.install_default();
