@@ -29,6 +29,7 @@ mod malformed;
 mod middleware;
 mod notes;
 mod oauth;
+mod oauth_connections;
 mod prompts_resources;
 mod properties;
 mod protocol;

@@ -16,7 +16,7 @@ use toolwright::{Auth, Http};
 use crate::common::http::{Endpoint, Reply, Request};
 use crate::common::oauth::{FakeAs, INTROSPECTOR, RESOURCE, now, sign, sign_with, unsigned};
 
-const PRM: &str = "http://mcp.test/.well-known/oauth-protected-resource/mcp";
+pub(crate) const PRM: &str = "http://mcp.test/.well-known/oauth-protected-resource/mcp";
 
 /// Says who called, and with what scopes.
 #[mcp_tool(read_only)]
@@ -37,7 +37,7 @@ fn drop_audit_log() -> &'static str {
 }
 
 /// The tools, and a rule that shows `ops` tools to the `ops` team only (a `team` claim).
-fn server() -> Server {
+pub(crate) fn server() -> Server {
     Server::new("protected", "1")
         .tool::<whoami>()
         .tool::<clear_audit_log>()
@@ -48,27 +48,27 @@ fn server() -> Server {
         })
 }
 
-fn protected(authorization: Authorization) -> Endpoint {
+pub(crate) fn protected(authorization: Authorization) -> Endpoint {
     let authorization = authorization.require_scopes(["mcp:tools"]);
     Endpoint::start_with(server(), Http::new().authorization(authorization))
 }
 
-fn jwt(authority: &FakeAs) -> Endpoint {
+pub(crate) fn jwt(authority: &FakeAs) -> Endpoint {
     let tokens = Jwt::new(&authority.issuer).refetch_floor(Duration::from_millis(300));
     protected(Authorization::new(RESOURCE, tokens))
 }
 
-fn call(endpoint: &Endpoint, token: &str, tool: &str) -> Reply {
+pub(crate) fn call(endpoint: &Endpoint, token: &str, tool: &str) -> Reply {
     let request = endpoint.modern(1, "tools/call", json!({"name": tool, "arguments": {}}));
     bearer(request, token).send()
 }
 
-fn bearer(request: Request, token: &str) -> Request {
+pub(crate) fn bearer(request: Request, token: &str) -> Request {
     request.header("Authorization", &format!("Bearer {token}"))
 }
 
 /// The parameters of a `Bearer` challenge.
-fn challenge(reply: &Reply) -> Value {
+pub(crate) fn challenge(reply: &Reply) -> Value {
     let header = reply.header("www-authenticate").expect("a challenge");
     let params = header.strip_prefix("Bearer ").expect("a Bearer challenge");
     let mut map = serde_json::Map::new();
@@ -79,7 +79,7 @@ fn challenge(reply: &Reply) -> Value {
     Value::Object(map)
 }
 
-fn assert_refused(reply: &Reply, status: u16, error: Option<&str>, scope: Option<&str>) {
+pub(crate) fn assert_refused(reply: &Reply, status: u16, error: Option<&str>, scope: Option<&str>) {
     assert_eq!(reply.status, status, "{}", reply.text());
     let params = challenge(reply);
     assert_eq!(params["error"].as_str(), error, "{params}");
@@ -88,7 +88,7 @@ fn assert_refused(reply: &Reply, status: u16, error: Option<&str>, scope: Option
     assert_eq!(reply.json()["error"].as_str(), error);
 }
 
-fn text(reply: &Reply) -> String {
+pub(crate) fn text(reply: &Reply) -> String {
     assert_eq!(reply.status, 200, "{}", reply.text());
     let answer = reply.answer();
     answer["result"]["content"][0]["text"]
@@ -701,24 +701,7 @@ fn the_layer_protects_a_router_of_ones_own() {
     let authority = FakeAs::start();
     let tokens = Jwt::new(&authority.issuer);
     let authorization = Authorization::new(RESOURCE, tokens).require_scopes(["mcp:tools"]);
-    let endpoint = server().http_service(Http::new()).unwrap();
-    let app = axum::Router::new()
-        .route_service("/mcp", endpoint)
-        .layer(authorization);
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    listener.set_nonblocking(true).unwrap();
-    let addr = listener.local_addr().unwrap();
-    std::thread::spawn(move || {
-        let runtime = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(1)
-            .enable_all()
-            .build()
-            .unwrap();
-        runtime.block_on(async move {
-            let listener = tokio::net::TcpListener::from_std(listener).unwrap();
-            axum::serve(listener, app).await
-        })
-    });
+    let addr = layered(authorization);
     let metadata = Request::new("GET", addr)
         .target("/.well-known/oauth-protected-resource/mcp")
         .send();
@@ -760,4 +743,28 @@ fn the_layer_protects_a_router_of_ones_own() {
         Some("insufficient_scope"),
         Some("mcp:tools mcp:admin"),
     );
+}
+
+/// The server's endpoint in an axum router behind `authorization` as a tower layer, on a free
+/// loopback port; where it listens.
+pub(crate) fn layered(authorization: Authorization) -> std::net::SocketAddr {
+    let endpoint = server().http_service(Http::new()).unwrap();
+    let app = axum::Router::new()
+        .route_service("/mcp", endpoint)
+        .layer(authorization);
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    listener.set_nonblocking(true).unwrap();
+    let addr = listener.local_addr().unwrap();
+    std::thread::spawn(move || {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .enable_all()
+            .build()
+            .unwrap();
+        runtime.block_on(async move {
+            let listener = tokio::net::TcpListener::from_std(listener).unwrap();
+            axum::serve(listener, app).await
+        })
+    });
+    addr
 }

@@ -128,7 +128,9 @@ impl Http {
     }
 
     /// How long a client may take to send a request's body (408 beyond it). Defaults to 30
-    /// seconds.
+    /// seconds. A request refused before anything vouched for its client (a foreign `Host` or
+    /// `Origin`, no valid token) has its body read for at most 2 seconds and 1 MiB, then its
+    /// connection closes: a client without a token cannot hold one for longer by sending slowly.
     pub fn body_timeout(mut self, timeout: Duration) -> Http {
         self.body_timeout = timeout;
         self

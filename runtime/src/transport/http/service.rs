@@ -87,14 +87,14 @@ impl Endpoint {
         let metadata = authorization.is_some_and(|a| a.is_metadata_path(request.uri().path()));
         let (mut parts, body) = request.into_parts();
         if let Some(refused) = self.guard(&parts.headers, !metadata) {
-            return self.refuse_unread(&parts.headers, body, refused).await;
+            return self.refuse_unvouched(&parts.headers, body, refused).await;
         }
         if let Some(authorization) = authorization {
             if let Some(metadata) = authorization.metadata(&parts) {
                 return metadata;
             }
             if let Some(refused) = authorization.admit(&mut parts).await {
-                return self.refuse_unread(&parts.headers, body, refused).await;
+                return self.refuse_unvouched(&parts.headers, body, refused).await;
             }
         }
         let request = Request::from_parts(parts, body);
@@ -114,6 +114,22 @@ impl Endpoint {
         refused: Response<ResponseBody>,
     ) -> Response<ResponseBody> {
         let (limit, time) = (self.http.max_body, self.http.body_timeout);
+        body::refuse_unread(headers, body, limit, time, refused).await
+    }
+
+    /// `refused`, a request nothing vouched for (see [`body::REFUSED_BOUND`]): its body is read
+    /// within that bound, or the endpoint's own limits if they are smaller.
+    async fn refuse_unvouched<B: http_body::Body>(
+        &self,
+        headers: &http::HeaderMap,
+        body: B,
+        refused: Response<ResponseBody>,
+    ) -> Response<ResponseBody> {
+        let (bytes, time) = body::REFUSED_BOUND;
+        let (limit, time) = (
+            self.http.max_body.min(bytes),
+            self.http.body_timeout.min(time),
+        );
         body::refuse_unread(headers, body, limit, time, refused).await
     }
 
