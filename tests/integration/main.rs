@@ -20,6 +20,7 @@ mod eras;
 mod http;
 mod http_asking;
 mod http_examples;
+mod http_hosts;
 mod http_items;
 mod http_limits;
 mod http_malformed;

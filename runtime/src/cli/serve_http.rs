@@ -47,14 +47,15 @@ impl ServeHttp {
     pub fn new(addr: SocketAddr) -> ServeHttp {
         ServeHttp {
             addr,
-            http: Http::for_address(addr),
+            http: Http::new(),
             request_state_key_file: None,
             task_store: None,
             task_lease: None,
         }
     }
 
-    /// With these endpoint settings.
+    /// With these endpoint settings. The `Host`s accepted are still the address's unless
+    /// `http` names them ([`Http::allow_host`], [`Http::allow_any_host`]).
     pub fn http(mut self, http: Http) -> ServeHttp {
         self.http = http;
         self
@@ -89,11 +90,8 @@ pub(crate) fn parse(addr: &str, options: &[&str]) -> Result<ServeHttp, String> {
     let addr = parsed
         .ok_or_else(|| format!("`{addr}` is not an address to listen on, like 127.0.0.1:8080"))?;
     let pairs = pairs(options)?;
-    // Naming hosts means checking them, whatever the address.
-    let mut http = match pairs.iter().any(|(flag, _)| *flag == "--allow-host") {
-        true => Http::new(),
-        false => Http::for_address(addr),
-    };
+    // Naming hosts means checking them, whatever the address (`Http::allow_host`).
+    let mut http = Http::new();
     let mut serve = ServeHttp::new(addr);
     for (flag, value) in pairs {
         http = match flag {

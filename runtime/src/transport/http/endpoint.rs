@@ -72,7 +72,7 @@ impl Endpoint {
                 .and_then(|v: &HeaderValue| v.to_str().ok())
         };
         if let Some(host) = header(HOST)
-            && !self.http.hosts.host(host)
+            && !self.http.hosts().host(host)
         {
             let message = format!("host `{host}` is not allowed");
             return Some(refusal(StatusCode::FORBIDDEN, None, message));
