@@ -126,7 +126,14 @@ const RUNTIME: Folders = &[
     (
         "transport/http/oauth",
         &[
-            &["resource", "claims", "verifier", "bearer", "challenge"],
+            &[
+                "resource",
+                "claims",
+                "verifier",
+                "bearer",
+                "challenge",
+                "cache",
+            ],
             &["fetch", "authorization"],
             &["keys", "front"],
             &["jwt", "introspection", "layer"],

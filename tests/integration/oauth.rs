@@ -459,11 +459,14 @@ fn keys_are_fetched_once_again_for_a_new_key_and_no_more_often_than_the_floor() 
         2,
         "the floor holds refetches back"
     );
-    // `k1` is withdrawn: once the server has fetched again, its tokens are refused.
+    // `k1` is withdrawn: once the server has fetched again, its tokens are refused, though
+    // they were accepted (and their answers kept) a moment ago. A token naming an unknown key
+    // has the keys read again (one not refused moments ago: that refusal is kept).
     authority.publish(&["k2"]);
     std::thread::sleep(Duration::from_millis(350));
-    let stranger = sign("stranger", &authority.claims("eve", "mcp:tools"));
+    let stranger = sign("stranger", &authority.claims("zed", "mcp:tools"));
     assert_eq!(call(&endpoint, &stranger, "whoami").status, 401);
+    assert_eq!(authority.jwks_fetches(), 3, "an unknown key is fetched");
     assert_eq!(call(&endpoint, &first, "whoami").status, 401);
     assert_eq!(
         text(&call(&endpoint, &rotated, "whoami")),

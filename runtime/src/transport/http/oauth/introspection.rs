@@ -1,23 +1,18 @@
 //! [`Introspection`]: opaque tokens the authorization server describes (RFC 7662).
 
-use std::collections::HashMap;
 use std::future::Future;
 use std::pin::Pin;
-use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
-use sha2::{Digest, Sha256};
 
 use crate::call::auth::Auth;
+use crate::transport::http::oauth::cache::{self, Answers};
 use crate::transport::http::oauth::claims;
 use crate::transport::http::oauth::fetch;
 use crate::transport::http::oauth::resource::check_audience;
 use crate::transport::http::oauth::verifier::{TokenError, TokenVerifier};
 
-/// The most answers kept at once; beyond it, the expired ones go, then the refusal, or else
-/// the answer, that would expire first.
-const MAX_CACHED: usize = 10_000;
 /// How long a failure to find the introspection endpoint is the answer, before the next
 /// request looks again.
 const RETRY_DISCOVERY: Duration = Duration::from_secs(10);
@@ -48,11 +43,8 @@ pub struct Introspection {
     found_endpoint: tokio::sync::OnceCell<String>,
     /// Held by the one request looking for the endpoint, with the last failure to find it.
     discovery: tokio::sync::Mutex<Option<(TokenError, Instant)>>,
-    cache: Mutex<HashMap<[u8; 32], (Answer, Instant)>>,
+    answers: Answers,
 }
-
-/// What the authorization server said of a token: its caller, or why it is not valid.
-type Answer = Result<Auth, String>;
 
 impl Introspection {
     /// Asks `issuer`'s introspection endpoint (from its metadata), as the client `client_id`.
@@ -70,7 +62,7 @@ impl Introspection {
             client: fetch::client(),
             found_endpoint: tokio::sync::OnceCell::new(),
             discovery: tokio::sync::Mutex::default(),
-            cache: Mutex::default(),
+            answers: Answers::default(),
         }
     }
 
@@ -90,36 +82,28 @@ impl Introspection {
     }
 
     async fn check(&self, token: &str, resource: &str) -> Result<Auth, TokenError> {
-        // The same token presented to another resource is another question.
-        let digest: [u8; 32] = Sha256::new()
-            .chain_update(resource.as_bytes())
-            .chain_update([0])
-            .chain_update(token.as_bytes())
-            .finalize()
-            .into();
-        if let Some(answer) = self.cached(&digest) {
+        let digest = cache::digest(resource, token);
+        if let Some(answer) = self.answers.get(&digest, 0) {
             return answer.map_err(TokenError::Invalid);
         }
         match self.ask(token, resource).await {
-            Ok((caller, lifetime)) => {
-                let keep = lifetime.map_or(self.cache_for, |l| l.min(self.cache_for));
-                self.keep(digest, Ok(caller.clone()), keep);
+            Ok(caller) => {
+                let expires = cache::time_of(caller.claim("exp"));
+                let kept = Ok(caller.clone());
+                self.answers.keep(digest, kept, self.cache_for, expires, 0);
                 Ok(caller)
             }
             Err(TokenError::Invalid(reason)) => {
-                self.keep(digest, Err(reason.clone()), self.cache_for);
+                let kept = Err(reason.clone());
+                self.answers.keep(digest, kept, self.cache_for, None, 0);
                 Err(TokenError::Invalid(reason))
             }
             Err(unavailable) => Err(unavailable),
         }
     }
 
-    /// What the authorization server says of `token`, and how long that holds.
-    async fn ask(
-        &self,
-        token: &str,
-        resource: &str,
-    ) -> Result<(Auth, Option<Duration>), TokenError> {
+    /// What the authorization server says of `token`.
+    async fn ask(&self, token: &str, resource: &str) -> Result<Auth, TokenError> {
         let endpoint = self.introspection_endpoint().await?;
         let what = "the authorization server's introspection";
         let response = self
@@ -172,9 +156,7 @@ impl Introspection {
             ));
         }
         check_audience(&answer, resource).map_err(TokenError::invalid)?;
-        let lifetime = number("exp").map(|exp| Duration::from_secs(exp.saturating_sub(now)));
-        let caller = claims::caller(answer).map_err(TokenError::Invalid)?;
-        Ok((caller, lifetime))
+        claims::caller(answer).map_err(TokenError::Invalid)
     }
 
     /// The introspection endpoint: configured, or found in the issuer's metadata by one
@@ -220,36 +202,6 @@ impl Introspection {
                 "the authorization server's metadata has no `introspection_endpoint`",
             )),
         }
-    }
-
-    fn cached(&self, digest: &[u8; 32]) -> Option<Answer> {
-        let cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
-        let (answer, until) = cache.get(digest)?;
-        (Instant::now() < *until).then(|| answer.clone())
-    }
-
-    fn keep(&self, digest: [u8; 32], answer: Answer, time: Duration) {
-        let Some(until) = Instant::now().checked_add(time).filter(|_| !time.is_zero()) else {
-            return;
-        };
-        let mut cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
-        let now = Instant::now();
-        if cache.len() >= MAX_CACHED {
-            cache.retain(|_, (_, until)| *until > now);
-        }
-        if cache.len() >= MAX_CACHED {
-            // A refusal goes first: made-up tokens must not push out the answers for real ones.
-            let first = |refusals: bool| {
-                let entries = cache.iter().filter(|(_, (a, _))| a.is_err() == refusals);
-                entries
-                    .min_by_key(|(_, (_, until))| *until)
-                    .map(|(k, _)| *k)
-            };
-            if let Some(first) = first(true).or_else(|| first(false)) {
-                cache.remove(&first);
-            }
-        }
-        cache.insert(digest, (answer, until));
     }
 }
 

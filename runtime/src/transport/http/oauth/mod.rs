@@ -21,6 +21,8 @@
 
 mod authorization;
 mod bearer;
+#[cfg(feature = "oauth")]
+mod cache;
 mod challenge;
 mod claims;
 #[cfg(feature = "oauth")]
