@@ -134,7 +134,7 @@ const RUNTIME: Folders = &[
                 "challenge",
                 "cache",
             ],
-            &["fetch", "authorization"],
+            &["fetch", "authorization", "breaker"],
             &["keys", "front"],
             &["jwt", "introspection", "layer"],
         ],

@@ -31,6 +31,7 @@ mod middleware;
 mod notes;
 mod oauth;
 mod oauth_connections;
+mod oauth_introspection;
 mod prompts_resources;
 mod properties;
 mod protocol;

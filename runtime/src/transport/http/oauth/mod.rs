@@ -22,6 +22,8 @@
 mod authorization;
 mod bearer;
 #[cfg(feature = "oauth")]
+mod breaker;
+#[cfg(feature = "oauth")]
 mod cache;
 mod challenge;
 mod claims;
