@@ -137,6 +137,7 @@ const RUNTIME: Folders = &[
             &["fetch", "authorization", "breaker"],
             &["keys", "front"],
             &["jwt", "introspection", "layer"],
+            &["jwt_or_introspection"],
         ],
     ),
     (

@@ -289,6 +289,11 @@ impl TokenVerifier for Jwt {
     }
 }
 
+/// Whether `token` is shaped as a JWT: three segments, the first a JSON object with an `alg`.
+pub(crate) fn is_jwt(token: &str) -> bool {
+    Header::of(token).is_ok()
+}
+
 /// What a JWT's header says, read before any key is chosen.
 #[derive(Deserialize)]
 struct Header {
@@ -349,7 +354,11 @@ mod tests {
         );
         for bad in ["abc", "a.b", "a.b.c.d.e", &format!("{}.e30.sig", b64("[]"))] {
             assert!(Header::of(bad).is_err(), "{bad}");
+            assert!(!is_jwt(bad), "{bad}");
         }
+        assert!(is_jwt(&token));
+        // An opaque token with dots in it is no JWT.
+        assert!(!is_jwt("abc.def.ghi"));
     }
 
     #[test]

@@ -1,8 +1,8 @@
 //! This server as an OAuth 2.1 resource server (feature `http`; token checks with `oauth`).
 //!
 //! [`Authorization`] is the whole of it: which tokens are accepted ([`Jwt`], [`Introspection`],
-//! a [`TokenVerifier`] of your own, or a gateway's header), the scopes every request needs, and
-//! the Protected Resource Metadata (RFC 9728). Give it to
+//! both ([`Jwt::or_introspection`]), a [`TokenVerifier`] of your own, or a gateway's header),
+//! the scopes every request needs, and the Protected Resource Metadata (RFC 9728). Give it to
 //! [`Http::authorization`](crate::Http::authorization), or put it in front of a service of
 //! your own as a tower layer. Scopes of single items are declared on them:
 //! `#[mcp_tool(scopes("notes:write"))]`.
@@ -35,6 +35,8 @@ mod introspection;
 #[cfg(feature = "oauth")]
 mod jwt;
 #[cfg(feature = "oauth")]
+mod jwt_or_introspection;
+#[cfg(feature = "oauth")]
 mod keys;
 mod layer;
 mod resource;
@@ -45,6 +47,8 @@ pub use authorization::Authorization;
 pub use introspection::Introspection;
 #[cfg(feature = "oauth")]
 pub use jwt::{Algorithm, Jwt};
+#[cfg(feature = "oauth")]
+pub use jwt_or_introspection::JwtOrIntrospection;
 pub use layer::Authorized;
 pub use verifier::{TokenError, TokenVerifier};
 
