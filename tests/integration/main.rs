@@ -32,6 +32,7 @@ mod notes;
 mod oauth;
 mod oauth_connections;
 mod oauth_introspection;
+mod oauth_streams;
 mod prompts_resources;
 mod properties;
 mod protocol;

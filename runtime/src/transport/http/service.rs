@@ -26,7 +26,7 @@ use crate::server::engine::Engine;
 use crate::transport::http::body;
 use crate::transport::http::config::Http;
 use crate::transport::http::endpoint::Endpoint;
-use crate::transport::http::oauth::Protected;
+use crate::transport::http::oauth::{Protected, stream_deadline};
 use crate::transport::http::reply::{accepts, error, is_json, not_allowed, refusal};
 use crate::transport::http::sessioned::legacy_version_header;
 use crate::transport::http::stateless::claim;
@@ -100,7 +100,7 @@ impl Endpoint {
         let request = Request::from_parts(parts, body);
         match *request.method() {
             Method::POST => self.post(request).await,
-            Method::GET => self.get(request.headers(), request.extensions().get::<Auth>()),
+            Method::GET => self.get(request.headers(), request.extensions()),
             Method::DELETE => self.delete(request.headers(), request.extensions().get::<Auth>()),
             _ => not_allowed(),
         }
@@ -175,6 +175,17 @@ impl Endpoint {
         {
             return Protected::insufficient(parts.extensions.get::<Protected>(), scopes);
         }
+        // A stream that outlives its request ends when its token expires: none for a token
+        // that has already.
+        let until = match &message {
+            Message::Request { method, .. } if method == "subscriptions/listen" => {
+                match stream_deadline(&parts.extensions) {
+                    Ok(until) => until,
+                    Err(refused) => return *refused,
+                }
+            }
+            _ => None,
+        };
         let modern = match &message {
             Message::Request { params, .. } | Message::Notification { params, .. } => {
                 match claim(params) {
@@ -190,7 +201,7 @@ impl Endpoint {
         };
         match modern {
             true => {
-                self.modern(&parts.headers, message, parts.extensions, accepts)
+                self.modern(&parts.headers, message, parts.extensions, accepts, until)
                     .await
             }
             false => {

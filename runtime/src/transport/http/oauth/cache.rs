@@ -118,12 +118,6 @@ impl Answers {
     }
 }
 
-/// The wall-clock time of a claim in seconds since the Unix epoch (`exp`, `nbf`), if it is one.
-pub(crate) fn time_of(claim: Option<&serde_json::Value>) -> Option<SystemTime> {
-    let seconds = claim?.as_f64().filter(|s| *s >= 0.0)?;
-    SystemTime::UNIX_EPOCH.checked_add(Duration::try_from_secs_f64(seconds).ok()?)
-}
-
 /// Seconds since the Unix epoch, for tests' claims.
 #[cfg(test)]
 pub(crate) fn tests_now() -> u64 {
@@ -174,23 +168,5 @@ mod tests {
         answers.keep(real, Ok(Auth::new("ada")), MINUTE, None, 0);
         assert_eq!(answers.len(), 1);
         assert!(answers.get(&real, 0).is_some());
-    }
-
-    #[test]
-    fn claims_as_times() {
-        let at = |value| time_of(Some(&value));
-        let epoch = SystemTime::UNIX_EPOCH;
-        assert_eq!(
-            at(serde_json::json!(10)),
-            Some(epoch + Duration::from_secs(10))
-        );
-        assert_eq!(
-            at(serde_json::json!(1.5)),
-            Some(epoch + Duration::from_millis(1500))
-        );
-        assert_eq!(at(serde_json::json!(-1)), None);
-        assert_eq!(at(serde_json::json!(1e300)), None);
-        assert_eq!(at(serde_json::json!("10")), None);
-        assert_eq!(time_of(None), None);
     }
 }

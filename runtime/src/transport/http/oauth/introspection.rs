@@ -208,7 +208,7 @@ impl Question {
         {
             let mut asking = state.asking();
             let kept = match &outcome {
-                Ok(caller) => Some((Ok(caller.clone()), cache::time_of(caller.claim("exp")))),
+                Ok(caller) => Some((Ok(caller.clone()), claims::time_of(caller.claim("exp")))),
                 Err(TokenError::Invalid(reason)) => Some((Err(reason.clone()), None)),
                 Err(_) => None,
             };

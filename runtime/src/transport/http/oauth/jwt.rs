@@ -199,7 +199,7 @@ impl Jwt {
         }
         match self.check_now(token, resource).await {
             Ok((caller, generation)) => {
-                let expires = cache::time_of(caller.claim("exp"));
+                let expires = claims::time_of(caller.claim("exp"));
                 let kept = Ok(caller.clone());
                 self.answers
                     .keep(digest, kept, ACCEPTANCE_KEPT, expires, generation);

@@ -52,4 +52,4 @@ pub use jwt_or_introspection::JwtOrIntrospection;
 pub use layer::Authorized;
 pub use verifier::{TokenError, TokenVerifier};
 
-pub(crate) use front::Protected;
+pub(crate) use front::{Protected, stream_deadline};
