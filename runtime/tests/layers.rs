@@ -153,7 +153,10 @@ const RUNTIME: Folders = &[
             &["serve"],
         ],
     ),
-    ("cli", &[&["serve_http"], &["command"]]),
+    (
+        "cli",
+        &[&["flags"], &["serve_auth"], &["serve_http"], &["command"]],
+    ),
     (
         "resources/skills",
         &[

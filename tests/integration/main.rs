@@ -30,6 +30,7 @@ mod malformed;
 mod middleware;
 mod notes;
 mod oauth;
+mod oauth_cli;
 mod oauth_connections;
 mod oauth_introspection;
 mod oauth_streams;
