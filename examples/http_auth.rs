@@ -65,7 +65,7 @@ fn authorization() -> Result<Authorization, String> {
             .cache_for(seconds("MCP_INTROSPECTION_CACHE", 60));
         Authorization::new(&resource, tokens)
     } else {
-        let tokens = Jwt::issuer(&issuer)
+        let tokens = Jwt::new(&issuer)
             .refetch_floor(seconds("MCP_JWKS_REFETCH_FLOOR", 30))
             .leeway(seconds("MCP_JWT_LEEWAY", 60));
         Authorization::new(&resource, tokens)

@@ -484,7 +484,8 @@ pub use toolwright_runtime::middleware;
 pub use toolwright_runtime::{HTTP_PATH, Http, HttpService, ResponseBody, ServeHttp};
 
 /// This server as an OAuth 2.1 resource server: [`Authorization`](oauth::Authorization), and
-/// the token checks of feature `oauth` ([`Jwt`](oauth::Jwt), [`Introspection`](oauth::Introspection)).
+/// the token checks of feature `oauth` ([`Jwt`](oauth::Jwt), [`Introspection`](oauth::Introspection),
+/// and both at once, [`JwtOrIntrospection`](oauth::JwtOrIntrospection)).
 #[cfg(feature = "http")]
 pub use toolwright_runtime::oauth;
 

@@ -128,10 +128,18 @@ const RUNTIME: Folders = &[
     (
         "transport/http/oauth",
         &[
-            &["resource", "claims", "verifier", "bearer", "challenge"],
-            &["fetch", "authorization"],
+            &[
+                "resource",
+                "claims",
+                "verifier",
+                "bearer",
+                "challenge",
+                "cache",
+            ],
+            &["fetch", "authorization", "breaker"],
             &["keys", "front"],
             &["jwt", "introspection", "layer"],
+            &["jwt_or_introspection"],
         ],
     ),
     (
@@ -147,7 +155,10 @@ const RUNTIME: Folders = &[
             &["serve"],
         ],
     ),
-    ("cli", &[&["serve_http"], &["command"]]),
+    (
+        "cli",
+        &[&["flags"], &["serve_auth"], &["serve_http"], &["command"]],
+    ),
     (
         "resources/skills",
         &[

@@ -26,6 +26,11 @@ struct Published {
     jwks_fetches: usize,
     introspections: usize,
     answers: HashMap<String, Value>,
+    /// Introspection answers 503 (counted still).
+    failing: bool,
+    /// While held, introspection answers wait (counted when they arrive).
+    held: Option<tokio::sync::watch::Receiver<bool>>,
+    release: Option<tokio::sync::watch::Sender<bool>>,
 }
 
 pub struct FakeAs {
@@ -99,6 +104,28 @@ impl FakeAs {
         self.published().introspections
     }
 
+    /// Introspection answers 503 from now on (`true`), or answers again.
+    pub fn fail_introspection(&self, failing: bool) {
+        self.published().failing = failing;
+    }
+
+    /// Introspection answers wait until [`FakeAs::release`].
+    pub fn hold(&self) {
+        let (release, held) = tokio::sync::watch::channel(false);
+        let mut published = self.published();
+        published.held = Some(held);
+        published.release = Some(release);
+    }
+
+    /// Introspection answers go out, the held ones first.
+    pub fn release(&self) {
+        let mut published = self.published();
+        published.held = None;
+        if let Some(release) = published.release.take() {
+            let _ = release.send(true);
+        }
+    }
+
     /// What introspection says of `token` from now on (`{"active": false}` for one it does not
     /// know).
     pub fn describe(&self, token: &str, answer: Value) {
@@ -157,8 +184,18 @@ async fn introspect(
         .split('&')
         .find_map(|pair| pair.strip_prefix("token="))
         .unwrap_or_default();
-    let mut published = published.lock().unwrap();
-    published.introspections += 1;
+    let held = {
+        let mut published = published.lock().unwrap();
+        published.introspections += 1;
+        published.held.clone()
+    };
+    if let Some(mut held) = held {
+        let _ = held.wait_for(|released| *released).await;
+    }
+    let published = published.lock().unwrap();
+    if published.failing {
+        return StatusCode::SERVICE_UNAVAILABLE.into_response();
+    }
     let answer = published.answers.get(token).cloned();
     axum::Json(answer.unwrap_or(json!({"active": false}))).into_response()
 }

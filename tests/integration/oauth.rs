@@ -16,7 +16,7 @@ use toolwright::{Auth, Http};
 use crate::common::http::{Endpoint, Reply, Request};
 use crate::common::oauth::{FakeAs, INTROSPECTOR, RESOURCE, now, sign, sign_with, unsigned};
 
-const PRM: &str = "http://mcp.test/.well-known/oauth-protected-resource/mcp";
+pub(crate) const PRM: &str = "http://mcp.test/.well-known/oauth-protected-resource/mcp";
 
 /// Says who called, and with what scopes.
 #[mcp_tool(read_only)]
@@ -37,7 +37,7 @@ fn drop_audit_log() -> &'static str {
 }
 
 /// The tools, and a rule that shows `ops` tools to the `ops` team only (a `team` claim).
-fn server() -> Server {
+pub(crate) fn server() -> Server {
     Server::new("protected", "1")
         .tool::<whoami>()
         .tool::<clear_audit_log>()
@@ -48,27 +48,27 @@ fn server() -> Server {
         })
 }
 
-fn protected(authorization: Authorization) -> Endpoint {
+pub(crate) fn protected(authorization: Authorization) -> Endpoint {
     let authorization = authorization.require_scopes(["mcp:tools"]);
     Endpoint::start_with(server(), Http::new().authorization(authorization))
 }
 
-fn jwt(authority: &FakeAs) -> Endpoint {
-    let tokens = Jwt::issuer(&authority.issuer).refetch_floor(Duration::from_millis(300));
+pub(crate) fn jwt(authority: &FakeAs) -> Endpoint {
+    let tokens = Jwt::new(&authority.issuer).refetch_floor(Duration::from_millis(300));
     protected(Authorization::new(RESOURCE, tokens))
 }
 
-fn call(endpoint: &Endpoint, token: &str, tool: &str) -> Reply {
+pub(crate) fn call(endpoint: &Endpoint, token: &str, tool: &str) -> Reply {
     let request = endpoint.modern(1, "tools/call", json!({"name": tool, "arguments": {}}));
     bearer(request, token).send()
 }
 
-fn bearer(request: Request, token: &str) -> Request {
+pub(crate) fn bearer(request: Request, token: &str) -> Request {
     request.header("Authorization", &format!("Bearer {token}"))
 }
 
 /// The parameters of a `Bearer` challenge.
-fn challenge(reply: &Reply) -> Value {
+pub(crate) fn challenge(reply: &Reply) -> Value {
     let header = reply.header("www-authenticate").expect("a challenge");
     let params = header.strip_prefix("Bearer ").expect("a Bearer challenge");
     let mut map = serde_json::Map::new();
@@ -79,7 +79,7 @@ fn challenge(reply: &Reply) -> Value {
     Value::Object(map)
 }
 
-fn assert_refused(reply: &Reply, status: u16, error: Option<&str>, scope: Option<&str>) {
+pub(crate) fn assert_refused(reply: &Reply, status: u16, error: Option<&str>, scope: Option<&str>) {
     assert_eq!(reply.status, status, "{}", reply.text());
     let params = challenge(reply);
     assert_eq!(params["error"].as_str(), error, "{params}");
@@ -88,7 +88,7 @@ fn assert_refused(reply: &Reply, status: u16, error: Option<&str>, scope: Option
     assert_eq!(reply.json()["error"].as_str(), error);
 }
 
-fn text(reply: &Reply) -> String {
+pub(crate) fn text(reply: &Reply) -> String {
     assert_eq!(reply.status, 200, "{}", reply.text());
     let answer = reply.answer();
     answer["result"]["content"][0]["text"]
@@ -139,16 +139,24 @@ fn requests_without_a_valid_token_are_challenged() {
     let endpoint = jwt(&authority);
     let list = || endpoint.modern(1, "tools/list", json!({}));
     let valid = authority.token("ada", "mcp:tools");
+    let in_query = format!("/mcp?access_token={valid}");
     let malformed = [
         list().header("Authorization", "Bearer"),
         list().header("Authorization", "Bearer a b"),
         bearer(list(), &valid).also("Authorization", "Bearer other"),
-        list().target(&format!("/mcp?access_token={valid}")),
+        // Two methods at once (RFC 6750 §3.1).
+        bearer(list(), &valid).target(&in_query),
     ];
     for request in malformed {
         assert_refused(&request.send(), 400, Some("invalid_request"), None);
     }
-    for request in [list(), list().header("Authorization", "Basic YWRhOnB3")] {
+    // A token in the query string is no credential: the request presents none.
+    let missing = [
+        list(),
+        list().header("Authorization", "Basic YWRhOnB3"),
+        list().target(&in_query),
+    ];
+    for request in missing {
         assert_refused(&request.send(), 401, None, Some("mcp:tools"));
     }
     let claims = |change: &dyn Fn(&mut Value)| {
@@ -375,7 +383,7 @@ fn an_item_the_token_lacks_scopes_for_is_403_in_both_eras() {
 #[test]
 fn a_broad_scope_grants_the_narrower_ones_it_implies() {
     let authority = FakeAs::start();
-    let tokens = Jwt::issuer(&authority.issuer);
+    let tokens = Jwt::new(&authority.issuer);
     let authorization = Authorization::new(RESOURCE, tokens)
         .scope_implies("mcp:admin", ["mcp:write"])
         .scope_implies("mcp:write", ["mcp:tools"]);
@@ -451,11 +459,14 @@ fn keys_are_fetched_once_again_for_a_new_key_and_no_more_often_than_the_floor() 
         2,
         "the floor holds refetches back"
     );
-    // `k1` is withdrawn: once the server has fetched again, its tokens are refused.
+    // `k1` is withdrawn: once the server has fetched again, its tokens are refused, though
+    // they were accepted (and their answers kept) a moment ago. A token naming an unknown key
+    // has the keys read again (one not refused moments ago: that refusal is kept).
     authority.publish(&["k2"]);
     std::thread::sleep(Duration::from_millis(350));
-    let stranger = sign("stranger", &authority.claims("eve", "mcp:tools"));
+    let stranger = sign("stranger", &authority.claims("zed", "mcp:tools"));
     assert_eq!(call(&endpoint, &stranger, "whoami").status, 401);
+    assert_eq!(authority.jwks_fetches(), 3, "an unknown key is fetched");
     assert_eq!(call(&endpoint, &first, "whoami").status, 401);
     assert_eq!(
         text(&call(&endpoint, &rotated, "whoami")),
@@ -466,7 +477,7 @@ fn keys_are_fetched_once_again_for_a_new_key_and_no_more_often_than_the_floor() 
 #[test]
 fn an_unreachable_authorization_server_is_503_without_a_challenge() {
     let authority = FakeAs::start();
-    let tokens = Jwt::issuer(&authority.issuer).jwks_uri("http://127.0.0.1:1/jwks");
+    let tokens = Jwt::new(&authority.issuer).jwks_uri("http://127.0.0.1:1/jwks");
     let endpoint = protected(Authorization::new(RESOURCE, tokens));
     let reply = call(&endpoint, &authority.token("ada", "mcp:tools"), "whoami");
     assert_eq!(reply.status, 503, "{}", reply.text());
@@ -604,20 +615,20 @@ fn an_authorization_that_cannot_be_used_is_refused_when_the_endpoint_is_made() {
         "http://mcp.test/mcp#x",
         "http://mcp.test/mcp?a=1",
     ] {
-        let authorization = Authorization::new(resource, Jwt::issuer("https://auth.example"));
+        let authorization = Authorization::new(resource, Jwt::new("https://auth.example"));
         let made = server().http_service(Http::new().authorization(authorization));
         let error = made.err().expect("refused").to_string();
         assert!(error.contains("resource URI"), "{error}");
     }
-    let plain = Authorization::new(RESOURCE, Jwt::issuer("http://auth.example"));
+    let plain = Authorization::new(RESOURCE, Jwt::new("http://auth.example"));
     let error = plain.check().expect_err("refused");
     assert!(error.contains("is not an `https` URL"), "{error}");
     assert!(
-        Authorization::new(RESOURCE, Jwt::issuer("http://localhost:4100"))
+        Authorization::new(RESOURCE, Jwt::new("http://localhost:4100"))
             .check()
             .is_ok()
     );
-    let issuer = || Jwt::issuer("https://auth.example");
+    let issuer = || Jwt::new("https://auth.example");
     for authorization in [
         Authorization::new(RESOURCE, issuer()).require_scopes(["two words"]),
         Authorization::new(RESOURCE, issuer()).scope_implies("mcp:admin", ["two words"]),
@@ -691,26 +702,9 @@ fn a_refused_request_leaves_its_connection_usable() {
 #[test]
 fn the_layer_protects_a_router_of_ones_own() {
     let authority = FakeAs::start();
-    let tokens = Jwt::issuer(&authority.issuer);
+    let tokens = Jwt::new(&authority.issuer);
     let authorization = Authorization::new(RESOURCE, tokens).require_scopes(["mcp:tools"]);
-    let endpoint = server().http_service(Http::new()).unwrap();
-    let app = axum::Router::new()
-        .route_service("/mcp", endpoint)
-        .layer(authorization);
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    listener.set_nonblocking(true).unwrap();
-    let addr = listener.local_addr().unwrap();
-    std::thread::spawn(move || {
-        let runtime = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(1)
-            .enable_all()
-            .build()
-            .unwrap();
-        runtime.block_on(async move {
-            let listener = tokio::net::TcpListener::from_std(listener).unwrap();
-            axum::serve(listener, app).await
-        })
-    });
+    let addr = layered(authorization);
     let metadata = Request::new("GET", addr)
         .target("/.well-known/oauth-protected-resource/mcp")
         .send();
@@ -752,4 +746,28 @@ fn the_layer_protects_a_router_of_ones_own() {
         Some("insufficient_scope"),
         Some("mcp:tools mcp:admin"),
     );
+}
+
+/// The server's endpoint in an axum router behind `authorization` as a tower layer, on a free
+/// loopback port; where it listens.
+pub(crate) fn layered(authorization: Authorization) -> std::net::SocketAddr {
+    let endpoint = server().http_service(Http::new()).unwrap();
+    let app = axum::Router::new()
+        .route_service("/mcp", endpoint)
+        .layer(authorization);
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    listener.set_nonblocking(true).unwrap();
+    let addr = listener.local_addr().unwrap();
+    std::thread::spawn(move || {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .enable_all()
+            .build()
+            .unwrap();
+        runtime.block_on(async move {
+            let listener = tokio::net::TcpListener::from_std(listener).unwrap();
+            axum::serve(listener, app).await
+        })
+    });
+    addr
 }

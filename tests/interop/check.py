@@ -6,7 +6,7 @@ an OAuth resource server against a real authorization server (oidc-provider). On
 conformance scenario does not apply at all).
 
 Run through `run.sh`, which installs the pinned clients and builds the examples (with the
-`http` and `redis` features, and `http_auth` with `oauth`) first. `check.py STAGE...` runs some stages only: conformance,
+`http`, `redis` and `oauth` features, and `http_auth` of the tests package) first. `check.py STAGE...` runs some stages only: conformance,
 clients, inspector, scale-out, redis, tasks, oauth. Each stage is a module here; this file only runs them and sums up.
 """
 

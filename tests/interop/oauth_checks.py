@@ -11,6 +11,9 @@ started and stopped here.
   misaddressed or under-scoped tokens, in JWT and in introspection mode, each checked for its
   status and `WWW-Authenticate` challenge and followed by a request that must succeed. The table
   of them is written as Markdown to `.cache/interop/oauth-refusals.md`.
+- `serve --http --auth-*`: the quickstart example, which has no authorization of its own,
+  protected by its command line alone (JWTs; introspection with the client's secret in the
+  environment): an oidc-provider token accepted, none and a forged one challenged.
 - Key rotation: the AS restarted with a new signing key while the MCP server runs; tokens of
   the new key and of the old one are accepted, an expired one is not.
 
@@ -33,6 +36,7 @@ import subprocess
 import time
 import urllib.parse
 from dataclasses import dataclass
+from pathlib import Path
 
 from common import CACHE, EXAMPLES, HERE, NODE, NPM, PYTHON, SCRATCH, check, fails_as, serial, stop_process, wait_until
 from scaleout import free_port
@@ -305,18 +309,23 @@ class ResourceServer:
         self.url = f"{self.origin}/mcp"
         self.prm = f"{self.origin}/.well-known/oauth-protected-resource/mcp"
 
-    def __enter__(self) -> "ResourceServer":
+    def command(self) -> tuple[list[str], dict[str, str]]:
+        """What runs the server, and its environment."""
         env = {**os.environ, "MCP_ISSUER": self.issuer, "MCP_RESOURCE": self.url, "MCP_JWKS_REFETCH_FLOOR": "1s",
                "MCP_JWT_LEEWAY": "1s"}
         if self.introspection:
             env.update(MCP_INTROSPECTION=f"{RS_CLIENT}:{RS_SECRET}", MCP_INTROSPECTION_CACHE="1s")
-        self.log_path = SCRATCH / f"http_auth-{next(serial)}.log"
+        return [str(EXAMPLES / "http_auth"), f"127.0.0.1:{self.port}"], env
+
+    def __enter__(self) -> "ResourceServer":
+        command, env = self.command()
+        self.log_path = SCRATCH / f"{Path(command[0]).name}-{next(serial)}.log"
         self.log = open(self.log_path, "wb")
-        self.process = subprocess.Popen([str(EXAMPLES / "http_auth"), f"127.0.0.1:{self.port}"], env=env,
-                                        stdin=subprocess.DEVNULL, stdout=self.log, stderr=subprocess.STDOUT)
+        self.process = subprocess.Popen(command, env=env, stdin=subprocess.DEVNULL, stdout=self.log,
+                                        stderr=subprocess.STDOUT)
         if not wait_until(lambda: "serving MCP at" in self.text(), self.process):
             self.__exit__()
-            raise RuntimeError(f"http_auth did not start: {self.text()[-600:]}")
+            raise RuntimeError(f"{command[0]} did not start: {self.text()[-600:]}")
         return self
 
     def text(self) -> str:
@@ -345,6 +354,46 @@ class ResourceServer:
         if done.status != 202:
             raise RuntimeError(f"notifications/initialized: {done.status} {done.body[:300]}")
         return session
+
+
+class FlagsServer(ResourceServer):
+    """The quickstart example, which has no authorization of its own, made a resource server by
+    `serve --http`'s flags alone; with `introspection`, the client's secret in the environment."""
+
+    def command(self) -> tuple[list[str], dict[str, str]]:
+        command = [str(EXAMPLES / "quickstart"), "serve", "--http", f"127.0.0.1:{self.port}", "--auth-issuer",
+                   self.issuer, "--auth-resource", self.url, "--auth-scope", TOOLS]
+        env = dict(os.environ)
+        if self.introspection:
+            command += ["--auth-tokens", "introspection", "--auth-client-id", RS_CLIENT]
+            env["TOOLWRIGHT_AUTH_CLIENT_SECRET"] = RS_SECRET
+        else:
+            command += ["--auth-jwt-leeway", "1s"]
+        return command, env
+
+
+def flags_server(keys: dict[str, dict], fmt: str) -> None:
+    """`serve --http --auth-*` against oidc-provider: its token is accepted, none and a forged one
+    are refused with their challenges."""
+    rs_port, as_port = free_port(), free_port()
+    resource, other = f"http://localhost:{rs_port}/mcp", f"http://localhost:{rs_port}/other"
+    how = "introspection, the secret from the environment" if fmt == "opaque" else "JWT"
+    with fails_as(f"oauth serve --http --auth-* ({how}): the servers"), \
+            AuthServer(as_port, resource, other, [keys["k1"]], fmt=fmt) as a, \
+            FlagsServer(a.issuer, rs_port, introspection=fmt == "opaque") as rs:
+        token = a.token(TOOLS)["access_token"]
+        reply = rs.post(token, modern("tools/call", {"name": "add", "arguments": {"a": 2, "b": 40}}, "add"))
+        said = text_of(reply)
+        problems = [] if said == "42" else [f"a token from oidc-provider: {reply.status} {reply.body[:200]}"]
+        problems += [f"no token: {p}" for p in refusal_problems(rs, rs.post(None, tool_call("add")), 401, None,
+                                                                 TOOLS, ())]
+        forged = resigned(token) if fmt == "jwt" else secrets.token_urlsafe(32)
+        problems += [f"a forged token: {p}" for p in refusal_problems(
+            rs, rs.post(forged, tool_call("add")), 401, "invalid_token", TOOLS, (forged,))]
+        if token in rs.text():
+            problems.append("the server's log holds the token")
+        check(not problems, f"oauth serve --http --auth-* ({how}): the quickstart accepts an oidc-provider "
+              "token and challenges none and a forged one", "; ".join(problems))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -612,8 +661,8 @@ def jwt_refusals(a: AuthServer, rs: ResourceServer, keys: dict[str, dict], rows:
               rs.post(alice, tool_call("whoami"), bearer(alice)), 400, "invalid_request", None, hidden=(alice,))
     headers, body = tool_call("whoami")
     query = "?access_token=" + urllib.parse.quote(alice)
-    r.refused("the token in the query string (`?access_token=`), no header",
-              send(rs.url + query, "POST", headers, body), 400, "invalid_request", None, hidden=(alice,))
+    r.refused("the token in the query string (`?access_token=`), no header: no credential",
+              send(rs.url + query, "POST", headers, body), 401, None, hidden=(alice,))
     r.refused("the token in the query string and in the header",
               send(rs.url + query, "POST", [*headers, *bearer(alice)], body), 400, "invalid_request", None,
               hidden=(alice,))
@@ -841,6 +890,8 @@ def run() -> None:
                 AuthServer(as_port, resource, other, [keys["k1"]], fmt="opaque") as a, \
                 ResourceServer(a.issuer, rs_port, introspection=True) as rs:
             introspection_refusals(a, rs, keys, rows)
+        for fmt in ("jwt", "opaque"):
+            flags_server(keys, fmt)
         write_table(rows)
         rotation.finish()
     finally:

@@ -6,7 +6,8 @@
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 bash "$here/install.sh"
-(cd "$here/../.." && cargo build --quiet --examples --features http,redis)
+# `oauth`: the oauth stage protects the quickstart with `serve --http --auth-*`.
+(cd "$here/../.." && cargo build --quiet --examples --features http,redis,oauth)
 # The oauth stage's resource server, an example of the toolwright-tests package (it needs axum):
 # built with all that package's features, as `cargo test --workspace --all-features` builds it.
 (cd "$here/../.." && cargo build --quiet -p toolwright-tests --all-features --example http_auth)

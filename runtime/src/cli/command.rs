@@ -47,7 +47,38 @@ with ms, s, m, h):
   --session-idle TIME
                     how long a session lives without a request (default 30m)
   --max-sessions N  the most sessions open at once (default 16384; 503 beyond it)
-  --keep-alive TIME how often an idle event stream gets a comment (default 15s)";
+  --keep-alive TIME how often an idle event stream gets a comment (default 15s)
+
+authorization, as an OAuth 2.1 resource server (a token checked on every request):
+  --auth-issuer URL the authorization server whose access tokens are accepted
+  --auth-resource URI
+                    this server's URI, as clients reach it and tokens name it in `aud`
+  --auth-scope SCOPE
+                    a scope every request needs (repeatable)
+  --auth-tokens jwt|introspection|jwt-or-introspection
+                    how tokens are checked: JWTs against the issuer's keys (the default),
+                    opaque tokens by introspection, or both (the default with a client id)
+  --auth-jwks-uri URL
+                    read the keys here rather than where the issuer's metadata says
+  --auth-jwt-leeway TIME
+                    how far clocks may disagree on a JWT's exp and nbf (default 60s)
+  --auth-jwks-refetch-floor TIME
+                    the least time between two fetches of the keys (default 30s)
+  --auth-any-token-type
+                    accept JWTs whatever their typ (some servers write JWT, not at+jwt)
+  --auth-client-id ID
+                    the client the server introspects as; its secret is read from the
+                    environment variable TOOLWRIGHT_AUTH_CLIENT_SECRET, or from the file
+                    --auth-client-secret-file PATH names, never from the command line
+  --auth-introspection-endpoint URL
+                    ask here rather than where the issuer's metadata says
+  --auth-introspection-cache TIME
+                    how long an introspection's answer is kept (default 1m)
+  --auth-resource-name NAME
+                    this server's name in its metadata
+  --auth-gateway-header NAME
+                    trust the claims a gateway in front forwards in this header instead of
+                    checking tokens (only when nothing but the gateway reaches the server)";
 
 /// What a server program is asked to do: what [`Server::run`](crate::Server::run) reads from
 /// the command line, or what a program with a command line of its own chooses and hands to

@@ -4,6 +4,10 @@
 
 mod command;
 #[cfg(feature = "http")]
+mod flags;
+#[cfg(feature = "http")]
+mod serve_auth;
+#[cfg(feature = "http")]
 mod serve_http;
 
 use std::fmt;

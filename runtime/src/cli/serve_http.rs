@@ -5,6 +5,8 @@ use std::net::{SocketAddr, ToSocketAddrs};
 use std::path::PathBuf;
 use std::time::Duration;
 
+use crate::cli::flags::{count, duration, pairs, size};
+use crate::cli::serve_auth::{AuthFlags, SWITCHES};
 use crate::transport::http::Http;
 
 /// Serving MCP over Streamable HTTP at `http://ADDR/mcp` until ctrl-c or SIGTERM: where, with
@@ -20,7 +22,8 @@ use crate::transport::http::Http;
 ///     .into();
 /// // the same as the command line
 /// // `serve --http 0.0.0.0:8080 --max-body 16MiB --session-idle 10m --request-state-key-file ...`
-/// // (and `--task-store redis://...`, `--task-lease 10s` for tasks replicas share)
+/// // (and `--task-store redis://...`, `--task-lease 10s` for tasks replicas share, and the
+/// // `--auth-*` flags for an `Authorization`: `--auth-issuer URL --auth-resource URI ...`)
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
@@ -47,14 +50,15 @@ impl ServeHttp {
     pub fn new(addr: SocketAddr) -> ServeHttp {
         ServeHttp {
             addr,
-            http: Http::for_address(addr),
+            http: Http::new(),
             request_state_key_file: None,
             task_store: None,
             task_lease: None,
         }
     }
 
-    /// With these endpoint settings.
+    /// With these endpoint settings. The `Host`s accepted are still the address's unless
+    /// `http` names them ([`Http::allow_host`], [`Http::allow_any_host`]).
     pub fn http(mut self, http: Http) -> ServeHttp {
         self.http = http;
         self
@@ -82,20 +86,30 @@ impl ServeHttp {
 
 /// `ADDR [OPTIONS]` of `serve --http`, or what is wrong with them.
 pub(crate) fn parse(addr: &str, options: &[&str]) -> Result<ServeHttp, String> {
+    parse_with(addr, options, &|name| std::env::var(name).ok())
+}
+
+/// [`parse`], reading the environment (a secret of the `--auth-*` flags) through `env`.
+fn parse_with(
+    addr: &str,
+    options: &[&str],
+    env: &dyn Fn(&str) -> Option<String>,
+) -> Result<ServeHttp, String> {
     let parsed = match addr.parse::<u16>() {
         Ok(port) => Some(SocketAddr::from(([127, 0, 0, 1], port))),
         Err(_) => addr.to_socket_addrs().ok().and_then(|mut a| a.next()),
     };
     let addr = parsed
         .ok_or_else(|| format!("`{addr}` is not an address to listen on, like 127.0.0.1:8080"))?;
-    let pairs = pairs(options)?;
-    // Naming hosts means checking them, whatever the address.
-    let mut http = match pairs.iter().any(|(flag, _)| *flag == "--allow-host") {
-        true => Http::new(),
-        false => Http::for_address(addr),
-    };
+    let pairs = pairs(options, SWITCHES)?;
+    // Naming hosts means checking them, whatever the address (`Http::allow_host`).
+    let mut http = Http::new();
     let mut serve = ServeHttp::new(addr);
+    let mut auth = AuthFlags::default();
     for (flag, value) in pairs {
+        if auth.take(flag, value)? {
+            continue;
+        }
         http = match flag {
             "--request-state-key-file" => {
                 serve.request_state_key_file = Some(PathBuf::from(value));
@@ -121,80 +135,10 @@ pub(crate) fn parse(addr: &str, options: &[&str]) -> Result<ServeHttp, String> {
             _ => return Err(format!("unknown option `{flag}` of `serve --http`")),
         };
     }
-    Ok(serve.http(http))
-}
-
-/// `--flag VALUE` and `--flag=VALUE`, in order.
-fn pairs<'a>(options: &[&'a str]) -> Result<Vec<(&'a str, &'a str)>, String> {
-    let mut pairs = Vec::new();
-    let mut rest = options.iter();
-    while let Some(option) = rest.next() {
-        if !option.starts_with("--") {
-            return Err(format!("unexpected argument `{option}`"));
-        }
-        match option.split_once('=') {
-            Some((flag, value)) => pairs.push((flag, value)),
-            None => match rest.next() {
-                Some(value) => pairs.push((option, value)),
-                None => return Err(format!("`{option}` needs a value")),
-            },
-        }
+    if let Some(authorization) = auth.build(env)? {
+        http = http.authorization(authorization);
     }
-    Ok(pairs)
-}
-
-fn count(flag: &str, value: &str) -> Result<usize, String> {
-    value
-        .parse()
-        .map_err(|_| format!("`{flag}` takes a number, not `{value}`"))
-}
-
-/// Bytes: `1048576`, `512KiB`, `4MiB`, `1GiB`.
-fn size(flag: &str, value: &str) -> Result<usize, String> {
-    let units = [
-        ("", 1),
-        ("b", 1),
-        ("kib", 1 << 10),
-        ("mib", 1 << 20),
-        ("gib", 1 << 30),
-    ];
-    scaled(value, &units)
-        .and_then(|bytes| usize::try_from(bytes).ok())
-        .ok_or_else(|| {
-            format!("`{flag}` takes a size in bytes above 0, like 4194304 or 4MiB, not `{value}`")
-        })
-}
-
-/// A time: `30` (seconds), `500ms`, `30s`, `15m`, `2h`.
-fn duration(flag: &str, value: &str) -> Result<Duration, String> {
-    let units = [
-        ("ms", 1),
-        ("", 1_000),
-        ("s", 1_000),
-        ("m", 60_000),
-        ("h", 3_600_000),
-    ];
-    scaled(value, &units)
-        .map(Duration::from_millis)
-        .ok_or_else(|| {
-            format!("`{flag}` takes a time above 0, like 30s, 15m or 500ms, not `{value}`")
-        })
-}
-
-/// A number above 0 followed by one of `units` (`512KiB`, in any case), in the units' common
-/// measure. (None of the settings means anything at 0: a keep-alive every 0 s floods a stream.)
-fn scaled(value: &str, units: &[(&str, u64)]) -> Option<u64> {
-    let value = value.to_ascii_lowercase();
-    let digits = value
-        .find(|c: char| !c.is_ascii_digit())
-        .unwrap_or(value.len());
-    let (number, unit) = value.split_at(digits);
-    let (_, scale) = units.iter().find(|(name, _)| *name == unit)?;
-    number
-        .parse::<u64>()
-        .ok()?
-        .checked_mul(*scale)
-        .filter(|&n| n > 0)
+    Ok(serve.http(http))
 }
 
 #[cfg(test)]
@@ -296,5 +240,139 @@ mod tests {
         for (args, message) in cases {
             assert_eq!(parsed(args).unwrap_err(), message);
         }
+    }
+
+    /// `serve --http 80 OPTIONS...` with `env` for the environment: its authorization.
+    fn authorized(
+        options: &[&str],
+        env: &[(&str, &str)],
+    ) -> Result<Option<crate::transport::http::oauth::Authorization>, String> {
+        let env = |name: &str| {
+            env.iter()
+                .find(|(n, _)| *n == name)
+                .map(|(_, v)| v.to_string())
+        };
+        parse_with("80", options, &env).map(|serve| serve.http.authorization)
+    }
+
+    const BASE: [&str; 4] = [
+        "--auth-issuer",
+        "https://auth.example.com",
+        "--auth-resource",
+        "https://mcp.example.com/mcp",
+    ];
+
+    fn with<'a>(more: &[&'a str]) -> Vec<&'a str> {
+        BASE.iter().copied().chain(more.iter().copied()).collect()
+    }
+
+    #[test]
+    fn authorization_flags_make_an_authorization() {
+        assert_eq!(authorized(&[], &[]), Ok(None));
+        let options = with(&[
+            "--auth-scope",
+            "mcp:tools",
+            "--auth-scope=mcp:read mcp:list",
+        ]);
+        let authorization = authorized(&options, &[])
+            .unwrap()
+            .expect("an authorization");
+        let settings = &authorization.inner;
+        assert_eq!(settings.required, ["mcp:tools", "mcp:read", "mcp:list"]);
+        assert_eq!(settings.authorization_servers, ["https://auth.example.com"]);
+        let jwt = [
+            "--auth-jwks-uri",
+            "https://auth.example.com/keys",
+            "--auth-any-token-type",
+        ];
+        let jwt = [
+            &jwt[..],
+            &["--auth-jwt-leeway", "5s", "--auth-jwks-refetch-floor", "1m"],
+        ]
+        .concat();
+        assert!(authorized(&with(&jwt), &[]).unwrap().is_some());
+        // The introspection client's secret from the environment, or from a file.
+        let client = [
+            "--auth-client-id",
+            "mcp-server",
+            "--auth-introspection-cache",
+            "30s",
+        ];
+        let secret = [("TOOLWRIGHT_AUTH_CLIENT_SECRET", "s3cret")];
+        for kind in ["introspection", "jwt-or-introspection"] {
+            let options = with(&[&client[..], &["--auth-tokens", kind]].concat());
+            assert!(authorized(&options, &secret).unwrap().is_some(), "{kind}");
+        }
+        let file = std::env::temp_dir().join(format!("toolwright-secret-{}", std::process::id()));
+        std::fs::write(&file, "s3cret\n").unwrap();
+        let path = file.to_str().unwrap();
+        let options = with(&[
+            "--auth-client-id",
+            "mcp-server",
+            "--auth-client-secret-file",
+            path,
+        ]);
+        assert!(authorized(&options, &[]).unwrap().is_some());
+        std::fs::remove_file(&file).unwrap();
+        let gateway = with(&["--auth-gateway-header", "x-jwt-payload"]);
+        assert!(authorized(&gateway, &[]).unwrap().is_some());
+    }
+
+    #[test]
+    fn authorization_mistakes_are_named() {
+        let error = |options: &[&str]| authorized(options, &[]).unwrap_err();
+        assert_eq!(
+            error(&["--auth-scope", "mcp:tools"]),
+            "`--auth-scope` needs `--auth-issuer`, the authorization server whose tokens are accepted"
+        );
+        assert!(error(&BASE[..2]).starts_with("`--auth-issuer` needs `--auth-resource`"));
+        let secretless = error(&with(&["--auth-client-id", "mcp-server"]));
+        assert!(
+            secretless.contains("TOOLWRIGHT_AUTH_CLIENT_SECRET"),
+            "{secretless}"
+        );
+        assert_eq!(
+            error(&with(&["--auth-tokens", "introspection"])),
+            "`--auth-tokens introspection` needs `--auth-client-id`, the client the server \
+             introspects as"
+        );
+        let secret = [("TOOLWRIGHT_AUTH_CLIENT_SECRET", "s3cret")];
+        let mixed = with(&[
+            "--auth-tokens",
+            "introspection",
+            "--auth-client-id",
+            "c",
+            "--auth-jwks-uri",
+            "x",
+        ]);
+        assert_eq!(
+            authorized(&mixed, &secret).unwrap_err(),
+            "`--auth-jwks-uri` does not go with `--auth-tokens introspection`"
+        );
+        assert_eq!(
+            error(&with(&[
+                "--auth-tokens",
+                "jwt",
+                "--auth-introspection-endpoint",
+                "x"
+            ])),
+            "`--auth-introspection-endpoint` does not go with `--auth-tokens jwt`"
+        );
+        assert!(error(&with(&["--auth-tokens", "saml"])).contains("not `saml`"));
+        let behind = with(&["--auth-gateway-header", "x-claims", "--auth-jwks-uri", "x"]);
+        assert!(error(&behind).contains("the gateway does"));
+        assert!(error(&with(&["--auth-gateway-header", "two words"])).contains("header name"));
+        assert!(error(&with(&["--auth-jwt-leeway", "soon"])).contains("takes a time"));
+        let plain = [
+            "--auth-issuer",
+            "http://auth.example.com",
+            "--auth-resource",
+            "https://m/mcp",
+        ];
+        assert!(error(&plain).contains("is not an `https` URL"));
+        assert_eq!(
+            error(&with(&["--auth-secret", "s3cret"])),
+            "unknown option `--auth-secret` of `serve --http`"
+        );
     }
 }

@@ -13,6 +13,12 @@ use http_body_util::BodyExt;
 /// has sent it, reads the 413; beyond this the connection is closed.
 pub(crate) const DRAIN: usize = 64 << 20;
 
+/// The most of a body read, and the longest waited for it, when its request is refused before
+/// anything vouched for its client (a foreign `Host` or `Origin`, no valid token): enough for
+/// any request a client sends before it knows it needs a token, and short, so that a client
+/// with no token cannot hold a connection for the whole body timeout by sending slowly.
+pub(crate) const REFUSED_BOUND: (usize, Duration) = (1 << 20, Duration::from_secs(2));
+
 /// Reads and drops the rest of a body, at most `bound` bytes of it; whether it reached its end.
 pub(crate) async fn drain<B: http_body::Body>(
     mut body: std::pin::Pin<&mut B>,

@@ -5,7 +5,12 @@ use std::time::Duration;
 use crate::transport::http::oauth::Authorization;
 
 /// The settings of the Streamable HTTP endpoint. The defaults are safe for a server on the
-/// local machine: only loopback hosts and origins, bounded bodies, headers and waits.
+/// local machine: only loopback origins, bounded bodies, headers and waits, and the `Host`s
+/// that fit where the server listens: a server that listens itself
+/// ([`Server::serve_http_with`](crate::Server::serve_http_with), `serve --http`) accepts only
+/// the loopback names on a loopback address and any `Host` on another, unless
+/// [`allow_host`](Http::allow_host) or [`allow_any_host`](Http::allow_any_host) says otherwise;
+/// an endpoint mounted in a router of your own accepts only the loopback names, unless they do.
 ///
 /// ```
 /// use std::time::Duration;
@@ -18,7 +23,8 @@ use crate::transport::http::oauth::Authorization;
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Http {
-    pub(crate) hosts: Allowed,
+    /// `None` until the author chooses: then the address the endpoint listens on decides.
+    pub(crate) hosts: Option<Allowed>,
     pub(crate) origins: Allowed,
     pub(crate) max_body: usize,
     pub(crate) max_header_size: usize,
@@ -42,7 +48,7 @@ pub(crate) enum Allowed {
 impl Default for Http {
     fn default() -> Self {
         Http {
-            hosts: Allowed::Loopback(Vec::new()),
+            hosts: None,
             origins: Allowed::Loopback(Vec::new()),
             max_body: 4 << 20,
             max_header_size: 32 << 10,
@@ -62,20 +68,30 @@ impl Http {
         Http::default()
     }
 
-    /// What `serve_http` uses on `addr`: the defaults on a loopback address; elsewhere any
-    /// `Host` (the check defends a server on the local machine), origins still checked.
-    pub(crate) fn for_address(addr: std::net::SocketAddr) -> Http {
-        match addr.ip().is_loopback() {
-            true => Http::new(),
-            false => Http::new().allow_any_host(),
-        }
+    /// These settings for an endpoint listening on `addr`: unless the author chose its `Host`s,
+    /// the loopback names on a loopback address; elsewhere any (the check defends a server on
+    /// the local machine against DNS rebinding), origins still checked.
+    pub(crate) fn listening_on(mut self, addr: std::net::SocketAddr) -> Http {
+        self.hosts.get_or_insert(match addr.ip().is_loopback() {
+            true => Allowed::Loopback(Vec::new()),
+            false => Allowed::Any,
+        });
+        self
+    }
+
+    /// The `Host`s accepted: the loopback names when nothing chose them.
+    pub(crate) fn hosts(&self) -> &Allowed {
+        static LOOPBACK: Allowed = Allowed::Loopback(Vec::new());
+        self.hosts.as_ref().unwrap_or(&LOOPBACK)
     }
 
     /// Accepts requests whose `Host` is `host` (a name, with or without a port), besides the
-    /// loopback names. A server reached under a public name needs its name here: the `Host`
-    /// check is what defeats DNS rebinding against a local server.
+    /// loopback names, and no others, whatever the address. A server reached under a public
+    /// name needs its name here: the `Host` check is what defeats DNS rebinding against a local
+    /// server.
     pub fn allow_host(mut self, host: impl Into<String>) -> Http {
-        if let Allowed::Loopback(hosts) = &mut self.hosts {
+        let hosts = self.hosts.get_or_insert(Allowed::Loopback(Vec::new()));
+        if let Allowed::Loopback(hosts) = hosts {
             hosts.push(host.into().to_ascii_lowercase());
         }
         self
@@ -84,7 +100,7 @@ impl Http {
     /// Accepts any `Host`: for a server that is never reached on the local machine, behind a
     /// proxy that checks the name.
     pub fn allow_any_host(mut self) -> Http {
-        self.hosts = Allowed::Any;
+        self.hosts = Some(Allowed::Any);
         self
     }
 
@@ -128,7 +144,9 @@ impl Http {
     }
 
     /// How long a client may take to send a request's body (408 beyond it). Defaults to 30
-    /// seconds.
+    /// seconds. A request refused before anything vouched for its client (a foreign `Host` or
+    /// `Origin`, no valid token) has its body read for at most 2 seconds and 1 MiB, then its
+    /// connection closes: a client without a token cannot hold one for longer by sending slowly.
     pub fn body_timeout(mut self, timeout: Duration) -> Http {
         self.body_timeout = timeout;
         self
@@ -224,18 +242,41 @@ mod tests {
     fn loopback_by_default() {
         let http = Http::new();
         for host in ["localhost", "localhost:3000", "127.0.0.1:8080", "[::1]:9"] {
-            assert!(http.hosts.host(host), "{host}");
+            assert!(http.hosts().host(host), "{host}");
         }
-        assert!(!http.hosts.host("evil.example.com"));
-        assert!(!http.hosts.host("localhost.evil.com:80"));
+        assert!(!http.hosts().host("evil.example.com"));
+        assert!(!http.hosts().host("localhost.evil.com:80"));
         assert!(http.origins.origin("http://localhost:5173"));
         assert!(!http.origins.origin("http://evil.example.com"));
         assert!(!http.origins.origin("null"));
         let http = http
             .allow_host("mcp.example.com")
             .allow_origin("https://app.example.com");
-        assert!(http.hosts.host("mcp.example.com:443"));
+        assert!(http.hosts().host("mcp.example.com:443"));
         assert!(http.origins.origin("https://app.example.com"));
         assert!(!http.origins.origin("https://app.example.com.evil"));
+    }
+
+    #[test]
+    fn the_address_decides_the_hosts_unless_the_author_did() {
+        let public = "0.0.0.0:8080".parse().unwrap();
+        let local = "127.0.0.1:8080".parse().unwrap();
+        // Settings of one's own that say nothing of hosts keep the address's.
+        let own = Http::new().max_body(1 << 20);
+        assert!(
+            own.clone()
+                .listening_on(public)
+                .hosts()
+                .host("mcp.example.com")
+        );
+        assert!(!own.listening_on(local).hosts().host("mcp.example.com"));
+        // Naming hosts means checking them, whatever the address.
+        let named = Http::new()
+            .allow_host("mcp.example.com")
+            .listening_on(public);
+        assert!(named.hosts().host("mcp.example.com"));
+        assert!(!named.hosts().host("evil.example.com"));
+        let any = Http::new().allow_any_host().listening_on(local);
+        assert!(any.hosts().host("evil.example.com"));
     }
 }

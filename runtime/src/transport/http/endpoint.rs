@@ -72,7 +72,7 @@ impl Endpoint {
                 .and_then(|v: &HeaderValue| v.to_str().ok())
         };
         if let Some(host) = header(HOST)
-            && !self.http.hosts.host(host)
+            && !self.http.hosts().host(host)
         {
             let message = format!("host `{host}` is not allowed");
             return Some(refusal(StatusCode::FORBIDDEN, None, message));
@@ -147,7 +147,6 @@ impl Endpoint {
 
     /// What a message got, as an HTTP response; `id` is the request's, when it is one (a
     /// `subscriptions/listen` stream is known by it).
-    #[allow(clippy::too_many_arguments)]
     pub(super) async fn respond(
         &self,
         id: Option<&RawValue>,
@@ -155,9 +154,13 @@ impl Endpoint {
         stream: Arc<EventStream>,
         outlet: &Outlet,
         accepts: Accepts,
-        era: Era,
-        session: Option<&HttpSession>,
+        answering: Answering<'_>,
     ) -> Response<ResponseBody> {
+        let Answering {
+            era,
+            session,
+            until,
+        } = answering;
         let priming = session
             .and_then(HttpSession::version)
             .is_some_and(ProtocolVersion::has_resumable_streams);
@@ -177,6 +180,16 @@ impl Endpoint {
                         .lock()
                         .unwrap_or_else(|e| e.into_inner())
                         .push((Arc::downgrade(&stream), id.to_owned()));
+                    if let Some(until) = until {
+                        // The subscription ends as the server ends one, with its result.
+                        let (listen, id) = (Arc::downgrade(&stream), id.to_owned());
+                        tokio::spawn(async move {
+                            tokio::time::sleep_until(until).await;
+                            if let Some(stream) = listen.upgrade() {
+                                complete(&stream, &id);
+                            }
+                        });
+                    }
                 }
                 return self.events(stream, false, None);
             }
@@ -305,14 +318,27 @@ impl Endpoint {
             std::mem::take(&mut *self.listening.lock().unwrap_or_else(|e| e.into_inner()));
         for (stream, id) in listening {
             if let Some(stream) = stream.upgrade() {
-                let result = serde_json::json!({
-                    "resultType": "complete",
-                    "_meta": {SUBSCRIPTION_ID: id},
-                });
-                stream.answer(jsonrpc::result_line(&id, &result), None);
+                complete(&stream, &id);
             }
         }
     }
+}
+
+/// How a request is answered besides its reply: in which era, in which session, and until when
+/// a stream it opens may last.
+pub(super) struct Answering<'a> {
+    pub(super) era: Era,
+    pub(super) session: Option<&'a HttpSession>,
+    pub(super) until: Option<tokio::time::Instant>,
+}
+
+/// Ends the `subscriptions/listen` stream of request `id` with its result.
+fn complete(stream: &EventStream, id: &RawValue) {
+    let result = serde_json::json!({
+        "resultType": "complete",
+        "_meta": {SUBSCRIPTION_ID: id},
+    });
+    stream.answer(jsonrpc::result_line(id, &result), None);
 }
 
 /// How reading a body went.

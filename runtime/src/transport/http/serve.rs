@@ -29,7 +29,8 @@ const CLOSE_GRACE: Duration = Duration::from_secs(2);
 
 impl Server {
     /// The MCP endpoint as a tower `Service`, to mount in an HTTP server of your own (axum,
-    /// hyper) behind your own layers. It serves whatever path you route to it.
+    /// hyper) behind your own layers. It serves whatever path you route to it. It does not know
+    /// where it is reached: unless `http` names hosts, it accepts the loopback names only.
     ///
     /// ```no_run
     /// # async fn run() -> Result<(), Box<dyn std::error::Error>> {
@@ -59,10 +60,12 @@ impl Server {
     /// server on the local machine against DNS rebinding) and the `Origin` check stays on.
     /// [`Server::serve_http_with`] takes other settings.
     pub fn serve_http(self, addr: SocketAddr) -> Result<()> {
-        self.serve_http_with(addr, Http::for_address(addr), shutdown_signal())
+        self.serve_http_with(addr, Http::new(), shutdown_signal())
     }
 
-    /// [`Server::serve_http`] with these settings, until `shutdown` completes.
+    /// [`Server::serve_http`] with these settings, until `shutdown` completes. The `Host`s
+    /// accepted are still the address's (as `serve_http` has them) unless `http` names them
+    /// ([`Http::allow_host`], [`Http::allow_any_host`]).
     pub fn serve_http_with(
         self,
         addr: SocketAddr,
@@ -81,7 +84,7 @@ impl Server {
         shutdown: impl Future<Output = ()> + Send,
         bound: impl FnOnce(SocketAddr),
     ) -> Result<()> {
-        let endpoint = self.http_service(http)?;
+        let endpoint = self.http_service(http.listening_on(addr))?;
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .enable_all()
             .thread_name("toolwright-http")
@@ -99,6 +102,9 @@ impl Server {
 impl HttpService {
     /// Serves the endpoint at `/mcp` on `listener` until `shutdown` completes (and, with an
     /// [`Authorization`](crate::oauth::Authorization), its metadata; every other path is 404).
+    /// The `Host`s accepted are the service's (loopback names only, unless its `Http` named
+    /// others), whatever the listener's address: [`Server::serve_http_with`] derives them from
+    /// the address.
     pub async fn serve(
         self,
         listener: TcpListener,

@@ -26,7 +26,7 @@ use crate::server::engine::Engine;
 use crate::transport::http::body;
 use crate::transport::http::config::Http;
 use crate::transport::http::endpoint::Endpoint;
-use crate::transport::http::oauth::Protected;
+use crate::transport::http::oauth::{Protected, stream_deadline};
 use crate::transport::http::reply::{accepts, error, is_json, not_allowed, refusal};
 use crate::transport::http::sessioned::legacy_version_header;
 use crate::transport::http::stateless::claim;
@@ -87,20 +87,20 @@ impl Endpoint {
         let metadata = authorization.is_some_and(|a| a.is_metadata_path(request.uri().path()));
         let (mut parts, body) = request.into_parts();
         if let Some(refused) = self.guard(&parts.headers, !metadata) {
-            return self.refuse_unread(&parts.headers, body, refused).await;
+            return self.refuse_unvouched(&parts.headers, body, refused).await;
         }
         if let Some(authorization) = authorization {
             if let Some(metadata) = authorization.metadata(&parts) {
                 return metadata;
             }
             if let Some(refused) = authorization.admit(&mut parts).await {
-                return self.refuse_unread(&parts.headers, body, refused).await;
+                return self.refuse_unvouched(&parts.headers, body, refused).await;
             }
         }
         let request = Request::from_parts(parts, body);
         match *request.method() {
             Method::POST => self.post(request).await,
-            Method::GET => self.get(request.headers(), request.extensions().get::<Auth>()),
+            Method::GET => self.get(request.headers(), request.extensions()),
             Method::DELETE => self.delete(request.headers(), request.extensions().get::<Auth>()),
             _ => not_allowed(),
         }
@@ -114,6 +114,22 @@ impl Endpoint {
         refused: Response<ResponseBody>,
     ) -> Response<ResponseBody> {
         let (limit, time) = (self.http.max_body, self.http.body_timeout);
+        body::refuse_unread(headers, body, limit, time, refused).await
+    }
+
+    /// `refused`, a request nothing vouched for (see [`body::REFUSED_BOUND`]): its body is read
+    /// within that bound, or the endpoint's own limits if they are smaller.
+    async fn refuse_unvouched<B: http_body::Body>(
+        &self,
+        headers: &http::HeaderMap,
+        body: B,
+        refused: Response<ResponseBody>,
+    ) -> Response<ResponseBody> {
+        let (bytes, time) = body::REFUSED_BOUND;
+        let (limit, time) = (
+            self.http.max_body.min(bytes),
+            self.http.body_timeout.min(time),
+        );
         body::refuse_unread(headers, body, limit, time, refused).await
     }
 
@@ -159,6 +175,17 @@ impl Endpoint {
         {
             return Protected::insufficient(parts.extensions.get::<Protected>(), scopes);
         }
+        // A stream that outlives its request ends when its token expires: none for a token
+        // that has already.
+        let until = match &message {
+            Message::Request { method, .. } if method == "subscriptions/listen" => {
+                match stream_deadline(&parts.extensions) {
+                    Ok(until) => until,
+                    Err(refused) => return *refused,
+                }
+            }
+            _ => None,
+        };
         let modern = match &message {
             Message::Request { params, .. } | Message::Notification { params, .. } => {
                 match claim(params) {
@@ -174,7 +201,7 @@ impl Endpoint {
         };
         match modern {
             true => {
-                self.modern(&parts.headers, message, parts.extensions, accepts)
+                self.modern(&parts.headers, message, parts.extensions, accepts, until)
                     .await
             }
             false => {

@@ -11,7 +11,8 @@ use crate::protocol::jsonrpc::{Message, ProtocolError};
 use crate::protocol::params::PROTOCOL_VERSION;
 use crate::protocol::{Era, ProtocolVersion};
 use crate::server::reply::Reply;
-use crate::transport::http::endpoint::Endpoint;
+use crate::transport::http::endpoint::{Answering, Endpoint};
+use crate::transport::http::oauth::stream_deadline;
 use crate::transport::http::reply::{
     Accepts, LAST_EVENT_ID, PROTOCOL_HEADER, SESSION_ID, accepts, error, event_response,
     not_allowed, refusal, request_id,
@@ -72,16 +73,13 @@ impl Endpoint {
         if created && matches!(answer, Reply::Error(..)) {
             self.sessions.remove(&session.id);
         }
+        let answering = Answering {
+            era: Era::Legacy,
+            session: Some(&session),
+            until: None,
+        };
         let mut response = self
-            .respond(
-                id,
-                answer,
-                stream,
-                &outlet,
-                accepts,
-                Era::Legacy,
-                Some(&session),
-            )
+            .respond(id, answer, stream, &outlet, accepts, answering)
             .await;
         if let Ok(id) = HeaderValue::from_str(&session.id) {
             response.headers_mut().insert(SESSION_ID, id);
@@ -89,23 +87,34 @@ impl Endpoint {
         response
     }
 
-    /// GET: a session's stream of messages that belong to no request, or a stream resumed.
-    pub(super) fn get(&self, headers: &HeaderMap, caller: Option<&Auth>) -> Response<ResponseBody> {
+    /// GET: a session's stream of messages that belong to no request, or a stream resumed;
+    /// either ends when the token that opened it expires (the client, with a new one, opens
+    /// or resumes it again).
+    pub(super) fn get(
+        &self,
+        headers: &HeaderMap,
+        extensions: &http::Extensions,
+    ) -> Response<ResponseBody> {
         if !accepts(headers).events {
             let message = "a GET stream needs `Accept: text/event-stream`";
             return refusal(StatusCode::NOT_ACCEPTABLE, None, message);
         }
-        let session = match self.session_of(headers, caller) {
+        let session = match self.session_of(headers, extensions.get::<Auth>()) {
             Ok(session) => session,
             Err(refused) => return *refused,
         };
+        let until = match stream_deadline(extensions) {
+            Ok(until) => until,
+            Err(refused) => return *refused,
+        };
+        let keep_alive = self.http.keep_alive;
         if let Some(last) = headers.get(LAST_EVENT_ID).and_then(|v| v.to_str().ok()) {
             let resumed = EventStream::parse_event_id(last)
                 .and_then(|(number, n)| Some((session.stream(number)?, n)));
             return match resumed {
                 Some((stream, n)) => {
-                    let body = EventBody::new(stream, n + 1, false, self.http.keep_alive, None);
-                    event_response(body)
+                    let body = EventBody::new(stream, n + 1, false, keep_alive, None);
+                    event_response(body.until(until))
                 }
                 // Nothing to resume: an empty stream that ends at once (an error would have the
                 // client retry for ever).
@@ -127,7 +136,8 @@ impl Endpoint {
                         .connection(&outlet, &inner.open, &inner.subscribed);
                     session.keep_listener(outlet);
                 }
-                self.events(stream, false, None)
+                let body = EventBody::new(stream, EventStream::FIRST, false, keep_alive, None);
+                event_response(body.until(until))
             }
             None => {
                 let message = "this session's GET stream is already open";

@@ -9,7 +9,7 @@ use crate::protocol::Era;
 use crate::protocol::jsonrpc::{Message, ProtocolError};
 use crate::protocol::params::{Meta, Params};
 use crate::server::session::Session;
-use crate::transport::http::endpoint::Endpoint;
+use crate::transport::http::endpoint::{Answering, Endpoint};
 use crate::transport::http::headers;
 use crate::transport::http::reply::{Accepts, PROTOCOL_HEADER, accepted, error, request_id};
 use crate::transport::http::stream::{EventStream, RequestSink, ResponseBody};
@@ -22,6 +22,7 @@ impl Endpoint {
         message: Message<'_>,
         extensions: http::Extensions,
         accepts: Accepts,
+        until: Option<tokio::time::Instant>,
     ) -> Response<ResponseBody> {
         let (id, method, params) = match &message {
             Message::Request { id, method, params } => (Some(*id), method.as_ref(), params),
@@ -54,7 +55,12 @@ impl Endpoint {
             },
         );
         let answer = session.message(message, &outlet, None);
-        self.respond(id, answer, stream, &outlet, accepts, Era::Modern, None)
+        let answering = Answering {
+            era: Era::Modern,
+            session: None,
+            until,
+        };
+        self.respond(id, answer, stream, &outlet, accepts, answering)
             .await
     }
 

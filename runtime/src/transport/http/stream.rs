@@ -263,6 +263,8 @@ pub(crate) struct EventBody {
     /// The call to cancel if the client goes away before the stream ends (2026-07-28, where
     /// closing the stream is how a client cancels).
     cancel_on_drop: Option<Arc<CallRecord>>,
+    /// When the response ends, whatever the stream still has: the token that opened it expires.
+    until: Option<Pin<Box<tokio::time::Sleep>>>,
 }
 
 impl EventBody {
@@ -289,7 +291,15 @@ impl EventBody {
             keep_alive: Box::pin(tokio::time::sleep(keep_alive)),
             interval: keep_alive,
             cancel_on_drop,
+            until: None,
         }
+    }
+
+    /// The response ends at `deadline`, if there is one (a stream being read is let go, to be
+    /// resumed by a request with a token still valid).
+    pub(crate) fn until(mut self, deadline: Option<tokio::time::Instant>) -> EventBody {
+        self.until = deadline.map(|at| Box::pin(tokio::time::sleep_until(at)));
+        self
     }
 
     fn frame(&self, n: u64, line: &[u8]) -> Bytes {
@@ -316,6 +326,11 @@ impl Body for EventBody {
     ) -> Poll<Option<Result<Frame<Bytes>, Self::Error>>> {
         if let Some(priming) = self.priming.take() {
             return Poll::Ready(Some(Ok(Frame::data(priming))));
+        }
+        if let Some(until) = self.until.as_mut()
+            && until.as_mut().poll(cx).is_ready()
+        {
+            return Poll::Ready(None);
         }
         let next = {
             let mut state = self.stream.state();

@@ -24,7 +24,7 @@ use crate::transport::http::oauth::verifier::TokenVerifier;
 /// use toolwright_runtime::oauth::{Authorization, Jwt};
 /// use toolwright_runtime::{Http, Server};
 ///
-/// let tokens = Jwt::issuer("https://auth.example.com");
+/// let tokens = Jwt::new("https://auth.example.com");
 /// let auth = Authorization::new("https://mcp.example.com/mcp", tokens).require_scopes(["mcp:tools"]);
 /// Server::new("notes", "1.0.0")
 ///     .discover()

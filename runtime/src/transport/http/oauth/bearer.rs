@@ -1,20 +1,26 @@
 //! The bearer token of a request (RFC 6750 §2.1), or why the request is malformed: tokens come
-//! in one `Authorization` header and nowhere else (the specification forbids the query string).
+//! in one `Authorization` header and nowhere else. The specification forbids the query string,
+//! so a token there is no credential: alone, the request presents none (401 with a bare
+//! challenge, as the SDKs answer); beside an `Authorization` header it is a second method at
+//! once (RFC 6750 §3.1, `invalid_request`).
 
 use http::header::AUTHORIZATION;
 use http::request::Parts;
 
 /// The request's bearer token: `Ok(None)` when it presents none (no `Authorization`, or one of
-/// another scheme, which carries no bearer credentials); `Err` with the reason when the request
-/// is malformed.
+/// another scheme, which carries no bearer credentials; a token in the query string is not
+/// read); `Err` with the reason when the request is malformed.
 pub(crate) fn token(parts: &Parts) -> Result<Option<&str>, &'static str> {
     let in_query = parts.uri.query().is_some_and(|query| {
         query
             .split('&')
             .any(|pair| pair.split('=').next() == Some("access_token"))
     });
-    if in_query {
-        return Err("tokens are not accepted in the query string; send `Authorization: Bearer`");
+    if in_query && parts.headers.contains_key(AUTHORIZATION) {
+        return Err(
+            "credentials in the query string and in `Authorization` at once; send \
+                    `Authorization: Bearer` alone",
+        );
     }
     let mut values = parts.headers.get_all(AUTHORIZATION).iter();
     let (Some(value), None) = (values.next(), values.next()) else {
@@ -71,6 +77,9 @@ mod tests {
         assert_eq!(token(&parts("/mcp", &[])), Ok(None));
         assert_eq!(token(&parts("/mcp", &["Basic YTpi"])), Ok(None));
         assert_eq!(token(&parts("/mcp?x=1", &["Bearer abc"])), Ok(Some("abc")));
+        // The query string is no place for a token: alone, it is no credential at all.
+        assert_eq!(token(&parts("/mcp?access_token=abc", &[])), Ok(None));
+        assert_eq!(token(&parts("/mcp?x=1&access_token=abc", &[])), Ok(None));
     }
 
     #[test]
@@ -82,8 +91,9 @@ mod tests {
             ("/mcp", &["Bearer a\"b"]),
             ("/mcp", &["Bearer ==="]),
             ("/mcp", &["Bearer a", "Bearer b"]),
-            ("/mcp?access_token=abc", &[]),
+            // Two methods at once.
             ("/mcp?x=1&access_token=abc", &["Bearer abc"]),
+            ("/mcp?access_token=abc", &["Basic YTpi"]),
         ] {
             assert!(token(&parts(uri, headers)).is_err(), "{uri} {headers:?}");
         }

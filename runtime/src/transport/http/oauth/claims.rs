@@ -1,6 +1,8 @@
 //! What a verified token says of its caller, as an [`Auth`]: the claims of a JWT, of an
 //! introspection response, or of a gateway's header.
 
+use std::time::{Duration, SystemTime};
+
 use serde_json::{Map, Value};
 
 use crate::call::auth::Auth;
@@ -25,6 +27,12 @@ pub(crate) fn caller(claims: Map<String, Value>) -> Result<Auth, String> {
         Some(_) => return Err("the token's scopes are not a string".to_owned()),
     };
     Ok(Auth::new(subject).with_scopes(scopes).with_claims(claims))
+}
+
+/// The wall-clock time of a claim in seconds since the Unix epoch (`exp`, `nbf`), if it is one.
+pub(crate) fn time_of(claim: Option<&serde_json::Value>) -> Option<SystemTime> {
+    let seconds = claim?.as_f64().filter(|s| *s >= 0.0)?;
+    SystemTime::UNIX_EPOCH.checked_add(Duration::try_from_secs_f64(seconds).ok()?)
 }
 
 /// Refuses a token bound to a key of its client (`cnf`: DPoP or mutual TLS), which only its
@@ -71,5 +79,23 @@ mod tests {
         assert!(caller(claims(json!({"sub": ""}))).is_err());
         assert!(caller(claims(json!({"sub": "a", "scp": [1]}))).is_err());
         assert!(caller(claims(json!({"sub": "a", "scope": 3}))).is_err());
+    }
+
+    #[test]
+    fn claims_as_times() {
+        let at = |value| time_of(Some(&value));
+        let epoch = SystemTime::UNIX_EPOCH;
+        assert_eq!(
+            at(serde_json::json!(10)),
+            Some(epoch + Duration::from_secs(10))
+        );
+        assert_eq!(
+            at(serde_json::json!(1.5)),
+            Some(epoch + Duration::from_millis(1500))
+        );
+        assert_eq!(at(serde_json::json!(-1)), None);
+        assert_eq!(at(serde_json::json!(1e300)), None);
+        assert_eq!(at(serde_json::json!("10")), None);
+        assert_eq!(time_of(None), None);
     }
 }

@@ -2,6 +2,7 @@
 //! or check the caller and put it into the request's extensions.
 
 use std::sync::Arc;
+use std::time::SystemTime;
 
 use http::header::{
     ACCESS_CONTROL_ALLOW_HEADERS, ACCESS_CONTROL_ALLOW_METHODS, ACCESS_CONTROL_ALLOW_ORIGIN, ALLOW,
@@ -11,6 +12,7 @@ use http::request::Parts;
 use http::{HeaderValue, Method, Response, StatusCode};
 use serde_json::{Map, Value, json};
 
+use crate::call::auth::Auth;
 use crate::transport::http::oauth::authorization::{Authorization, Settings, Source};
 use crate::transport::http::oauth::bearer;
 use crate::transport::http::oauth::challenge::{Challenger, Refusal};
@@ -193,6 +195,32 @@ impl Protected {
             },
         };
         Refusal::Insufficient(needed).response(&challenger)
+    }
+}
+
+/// How long a stream a request opens (a session's GET stream, a `subscriptions/listen`) may
+/// last: until the token that opened it expires (the `exp` of the caller's claims, behind an
+/// [`Authorization`]), or without end. A token already past its `exp` (still accepted, within
+/// the leeway) opens none: 401 `invalid_token`, so that the client gets a new token instead of
+/// opening, again and again, a stream that ends at once.
+pub(crate) fn stream_deadline(
+    extensions: &http::Extensions,
+) -> Result<Option<tokio::time::Instant>, Box<Response<ResponseBody>>> {
+    let (Some(Protected(settings)), Some(caller)) =
+        (extensions.get::<Protected>(), extensions.get::<Auth>())
+    else {
+        return Ok(None);
+    };
+    let Some(expires) = claims::time_of(caller.claim("exp")) else {
+        return Ok(None);
+    };
+    match expires.duration_since(SystemTime::now()) {
+        Ok(left) if !left.is_zero() => Ok(tokio::time::Instant::now().checked_add(left)),
+        _ => {
+            let why = "the token expired; a stream needs one that has not";
+            let refusal = Refusal::Invalid(why.to_owned());
+            Err(Box::new(refusal.response(&settings.challenger())))
+        }
     }
 }
 

@@ -3,24 +3,20 @@
 use std::collections::HashMap;
 use std::future::Future;
 use std::pin::Pin;
-use std::sync::Mutex;
-use std::time::{Duration, Instant};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
 
 use serde_json::Value;
-use sha2::{Digest, Sha256};
+use tokio::sync::watch;
+use tracing::Instrument;
 
 use crate::call::auth::Auth;
+use crate::transport::http::oauth::breaker::Breaker;
+use crate::transport::http::oauth::cache::{self, Answers, Digest};
 use crate::transport::http::oauth::claims;
 use crate::transport::http::oauth::fetch;
 use crate::transport::http::oauth::resource::check_audience;
 use crate::transport::http::oauth::verifier::{TokenError, TokenVerifier};
-
-/// The most answers kept at once; beyond it, the expired ones go, then the refusal, or else
-/// the answer, that would expire first.
-const MAX_CACHED: usize = 10_000;
-/// How long a failure to find the introspection endpoint is the answer, before the next
-/// request looks again.
-const RETRY_DISCOVERY: Duration = Duration::from_secs(10);
 
 /// Checks opaque tokens by asking the authorization server (RFC 7662), authenticated as a
 /// client of it with HTTP Basic. An active token must have been issued for this server (its
@@ -31,6 +27,18 @@ const RETRY_DISCOVERY: Duration = Duration::from_secs(10);
 /// long. The cache is keyed by the SHA-256 of the token and the resource it was presented
 /// to; the token itself is not kept.
 ///
+/// The authorization server is asked as little as the answers allow:
+/// - one question at a time per token: requests presenting a token being asked about wait
+///   for that question's answer;
+/// - each question (and the search for the endpoint in the issuer's metadata, which questions
+///   share) is a task of its own, which a client hanging up does not cancel: its answer is
+///   kept for the next request;
+/// - a circuit breaker: once a question failed (the server out of reach, too slow, answering
+///   an error), requests that would ask it are answered 503 at once for
+///   [`breaker`](Introspection::breaker) (ten seconds by default), so that an outage costs
+///   one timeout rather than one per request; then one request asks, and its answer closes the
+///   breaker or opens it again.
+///
 /// ```
 /// use std::time::Duration;
 /// use toolwright_runtime::oauth::Introspection;
@@ -39,20 +47,37 @@ const RETRY_DISCOVERY: Duration = Duration::from_secs(10);
 ///     .cache_for(Duration::from_secs(30));
 /// ```
 pub struct Introspection {
+    source: Arc<Source>,
+    state: Arc<State>,
+}
+
+/// Whom to ask and how: what each question, a task of its own, holds.
+#[derive(Clone)]
+struct Source {
     issuer: String,
     endpoint: Option<String>,
     client_id: String,
     client_secret: String,
     cache_for: Duration,
+    open_for: Duration,
     client: reqwest::Client,
-    found_endpoint: tokio::sync::OnceCell<String>,
-    /// Held by the one request looking for the endpoint, with the last failure to find it.
-    discovery: tokio::sync::Mutex<Option<(TokenError, Instant)>>,
-    cache: Mutex<HashMap<[u8; 32], (Answer, Instant)>>,
 }
 
-/// What the authorization server said of a token: its caller, or why it is not valid.
-type Answer = Result<Auth, String>;
+/// What the questions share: the endpoint once found, the answers, the questions under way
+/// (each known by its token's digest, and heard through a channel its answer is sent on), and
+/// the breaker.
+struct State {
+    found: Found,
+    answers: Answers,
+    asking: Mutex<HashMap<Digest, watch::Receiver<Option<Outcome>>>>,
+    breaker: Breaker,
+}
+
+/// The introspection endpoint, found once.
+type Found = tokio::sync::OnceCell<String>;
+
+/// How a question ended.
+type Outcome = Result<Auth, TokenError>;
 
 impl Introspection {
     /// Asks `issuer`'s introspection endpoint (from its metadata), as the client `client_id`.
@@ -61,22 +86,33 @@ impl Introspection {
         client_id: impl Into<String>,
         client_secret: impl Into<String>,
     ) -> Introspection {
-        Introspection {
+        let source = Source {
             issuer: issuer.into(),
             endpoint: None,
             client_id: client_id.into(),
             client_secret: client_secret.into(),
             cache_for: Duration::from_secs(60),
+            open_for: Duration::from_secs(10),
             client: fetch::client(),
-            found_endpoint: tokio::sync::OnceCell::new(),
-            discovery: tokio::sync::Mutex::default(),
-            cache: Mutex::default(),
+        };
+        Introspection {
+            source: Arc::new(source),
+            state: Arc::new(State {
+                found: Found::new(),
+                answers: Answers::default(),
+                asking: Mutex::default(),
+                breaker: Breaker::new(),
+            }),
         }
+    }
+
+    fn source(&mut self) -> &mut Source {
+        Arc::make_mut(&mut self.source)
     }
 
     /// Asks `url` rather than the endpoint the issuer's metadata names.
     pub fn endpoint(mut self, url: impl Into<String>) -> Introspection {
-        self.endpoint = Some(url.into());
+        self.source().endpoint = Some(url.into());
         self
     }
 
@@ -85,42 +121,111 @@ impl Introspection {
     /// made-up tokens then cost the authorization server one question each, not one per
     /// request.
     pub fn cache_for(mut self, time: Duration) -> Introspection {
-        self.cache_for = time.min(Duration::from_secs(24 * 3600));
+        self.source().cache_for = time.min(Duration::from_secs(24 * 3600));
+        self
+    }
+
+    /// How long, once a question to the authorization server failed, requests that would ask
+    /// it are answered 503 at once, before one is let through to try again (the circuit
+    /// breaker's open time); ten seconds by default, at most ten minutes.
+    pub fn breaker(mut self, open_for: Duration) -> Introspection {
+        self.source().open_for = open_for.min(Duration::from_secs(600));
         self
     }
 
     async fn check(&self, token: &str, resource: &str) -> Result<Auth, TokenError> {
-        // The same token presented to another resource is another question.
-        let digest: [u8; 32] = Sha256::new()
-            .chain_update(resource.as_bytes())
-            .chain_update([0])
-            .chain_update(token.as_bytes())
-            .finalize()
-            .into();
-        if let Some(answer) = self.cached(&digest) {
+        let digest = cache::digest(resource, token);
+        if let Some(answer) = self.state.answers.get(&digest, 0) {
             return answer.map_err(TokenError::Invalid);
         }
-        match self.ask(token, resource).await {
-            Ok((caller, lifetime)) => {
-                let keep = lifetime.map_or(self.cache_for, |l| l.min(self.cache_for));
-                self.keep(digest, Ok(caller.clone()), keep);
-                Ok(caller)
+        let mut answered = {
+            let mut asking = self.state.asking();
+            // Looked at again under the lock: a question that ends keeps its answer before it
+            // leaves `asking`.
+            if let Some(answer) = self.state.answers.get(&digest, 0) {
+                return answer.map_err(TokenError::Invalid);
             }
-            Err(TokenError::Invalid(reason)) => {
-                self.keep(digest, Err(reason.clone()), self.cache_for);
-                Err(TokenError::Invalid(reason))
+            match asking.get(&digest) {
+                Some(under_way) => under_way.clone(),
+                None => {
+                    self.state.breaker.admit()?;
+                    let (answer, answered) = watch::channel(None);
+                    asking.insert(digest, answered.clone());
+                    let question = Question {
+                        source: Arc::clone(&self.source),
+                        state: Arc::clone(&self.state),
+                        digest,
+                    };
+                    let (token, resource) = (token.to_owned(), resource.to_owned());
+                    let asked = async move { question.ask(&token, &resource, answer).await };
+                    tokio::spawn(asked.in_current_span());
+                    answered
+                }
             }
-            Err(unavailable) => Err(unavailable),
-        }
+        };
+        let outcome = match answered.wait_for(Option::is_some).await {
+            Ok(outcome) => outcome.clone(),
+            Err(_) => None,
+        };
+        outcome.unwrap_or_else(|| {
+            // The question's task ended without an answer (it panicked): the next request
+            // asks again.
+            let mut asking = self.state.asking();
+            if asking
+                .get(&digest)
+                .is_some_and(|a| a.same_channel(&answered))
+            {
+                asking.remove(&digest);
+            }
+            Err(TokenError::unavailable(
+                "the introspection ended without an answer",
+            ))
+        })
     }
+}
 
-    /// What the authorization server says of `token`, and how long that holds.
-    async fn ask(
-        &self,
-        token: &str,
-        resource: &str,
-    ) -> Result<(Auth, Option<Duration>), TokenError> {
-        let endpoint = self.introspection_endpoint().await?;
+impl State {
+    fn asking(&self) -> MutexGuard<'_, HashMap<Digest, watch::Receiver<Option<Outcome>>>> {
+        self.asking.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+/// One question about a token, asked by a task of its own.
+struct Question {
+    source: Arc<Source>,
+    state: Arc<State>,
+    digest: Digest,
+}
+
+impl Question {
+    /// Asks, records the answer (in the breaker, and in the cache before the question leaves
+    /// `asking`), and sends it to the requests waiting for it.
+    async fn ask(self, token: &str, resource: &str, answer: watch::Sender<Option<Outcome>>) {
+        let (source, state) = (&*self.source, &*self.state);
+        let outcome = source.ask(&state.found, token, resource).await;
+        let failed = outcome.as_ref().map(|_| ());
+        state.breaker.record(failed, source.open_for);
+        {
+            let mut asking = state.asking();
+            let kept = match &outcome {
+                Ok(caller) => Some((Ok(caller.clone()), claims::time_of(caller.claim("exp")))),
+                Err(TokenError::Invalid(reason)) => Some((Err(reason.clone()), None)),
+                Err(_) => None,
+            };
+            if let Some((kept, expires)) = kept {
+                let time = source.cache_for;
+                state.answers.keep(self.digest, kept, time, expires, 0);
+            }
+            asking.remove(&self.digest);
+        }
+        let _ = answer.send(Some(outcome));
+    }
+}
+
+impl Source {
+    /// What the authorization server says of `token`.
+    async fn ask(&self, found: &Found, token: &str, resource: &str) -> Result<Auth, TokenError> {
+        let endpoint = found.get_or_try_init(|| self.find_endpoint()).await?;
         let what = "the authorization server's introspection";
         let response = self
             .client
@@ -172,40 +277,10 @@ impl Introspection {
             ));
         }
         check_audience(&answer, resource).map_err(TokenError::invalid)?;
-        let lifetime = number("exp").map(|exp| Duration::from_secs(exp.saturating_sub(now)));
-        let caller = claims::caller(answer).map_err(TokenError::Invalid)?;
-        Ok((caller, lifetime))
+        claims::caller(answer).map_err(TokenError::Invalid)
     }
 
-    /// The introspection endpoint: configured, or found in the issuer's metadata by one
-    /// request while the others wait for it. A failure to find it is the answer for a few
-    /// seconds, so that while the authorization server is down each request does not, in its
-    /// turn, wait for its own attempt.
-    async fn introspection_endpoint(&self) -> Result<&String, TokenError> {
-        if let Some(endpoint) = self.found_endpoint.get() {
-            return Ok(endpoint);
-        }
-        let mut failed = self.discovery.lock().await;
-        if let Some(endpoint) = self.found_endpoint.get() {
-            return Ok(endpoint);
-        }
-        if let Some((failure, at)) = failed.as_ref()
-            && at.elapsed() < RETRY_DISCOVERY
-        {
-            return Err(failure.clone());
-        }
-        match self.find_endpoint().await {
-            Ok(endpoint) => {
-                *failed = None;
-                Ok(self.found_endpoint.get_or_init(|| async { endpoint }).await)
-            }
-            Err(failure) => {
-                *failed = Some((failure.clone(), Instant::now()));
-                Err(failure)
-            }
-        }
-    }
-
+    /// The endpoint configured, or the one the issuer's metadata names.
     async fn find_endpoint(&self) -> Result<String, TokenError> {
         if let Some(endpoint) = &self.endpoint {
             return Ok(endpoint.clone());
@@ -221,41 +296,11 @@ impl Introspection {
             )),
         }
     }
-
-    fn cached(&self, digest: &[u8; 32]) -> Option<Answer> {
-        let cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
-        let (answer, until) = cache.get(digest)?;
-        (Instant::now() < *until).then(|| answer.clone())
-    }
-
-    fn keep(&self, digest: [u8; 32], answer: Answer, time: Duration) {
-        let Some(until) = Instant::now().checked_add(time).filter(|_| !time.is_zero()) else {
-            return;
-        };
-        let mut cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
-        let now = Instant::now();
-        if cache.len() >= MAX_CACHED {
-            cache.retain(|_, (_, until)| *until > now);
-        }
-        if cache.len() >= MAX_CACHED {
-            // A refusal goes first: made-up tokens must not push out the answers for real ones.
-            let first = |refusals: bool| {
-                let entries = cache.iter().filter(|(_, (a, _))| a.is_err() == refusals);
-                entries
-                    .min_by_key(|(_, (_, until))| *until)
-                    .map(|(k, _)| *k)
-            };
-            if let Some(first) = first(true).or_else(|| first(false)) {
-                cache.remove(&first);
-            }
-        }
-        cache.insert(digest, (answer, until));
-    }
 }
 
 impl TokenVerifier for Introspection {
     fn issuer(&self) -> &str {
-        &self.issuer
+        &self.source.issuer
     }
 
     fn verify<'a>(
@@ -279,41 +324,179 @@ mod tests {
     use super::*;
 
     use std::io::{Read, Write};
-    use std::sync::Arc;
     use std::sync::atomic::{AtomicUsize, Ordering};
 
-    /// An authorization server that answers every request 503, and counts them.
-    fn down() -> (String, Arc<AtomicUsize>) {
+    const RESOURCE: &str = "http://mcp.test/mcp";
+
+    /// An authorization server the test controls, one connection at a time: it answers
+    /// everything 503 while `down`, and otherwise its metadata (once the test sends on the
+    /// returned channel, when `hold`) and an active token of `ada` for any token; it counts
+    /// the requests, and those for each.
+    struct Server {
+        issuer: String,
+        requests: Arc<AtomicUsize>,
+        metadata: Arc<AtomicUsize>,
+        questions: Arc<AtomicUsize>,
+        down: Arc<std::sync::atomic::AtomicBool>,
+    }
+
+    fn server(hold: bool) -> (Server, std::sync::mpsc::Sender<()>) {
         let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
         let issuer = format!("http://{}", listener.local_addr().unwrap());
-        let asked = Arc::new(AtomicUsize::new(0));
-        let counted = Arc::clone(&asked);
+        let (release, released) = std::sync::mpsc::channel::<()>();
+        let server = Server {
+            issuer: issuer.clone(),
+            requests: Arc::default(),
+            metadata: Arc::default(),
+            questions: Arc::default(),
+            down: Arc::default(),
+        };
+        let (metadata, questions) = (Arc::clone(&server.metadata), Arc::clone(&server.questions));
+        let down = Arc::clone(&server.down);
+        let requests = Arc::clone(&server.requests);
         std::thread::spawn(move || {
+            let mut held = hold;
             for mut stream in listener.incoming().flatten() {
-                counted.fetch_add(1, Ordering::SeqCst);
-                let _ = stream.read(&mut [0; 4096]);
-                let refusal = "HTTP/1.1 503 Service Unavailable\r\ncontent-length: 0\r\nconnection: close\r\n\r\n";
-                let _ = stream.write_all(refusal.as_bytes());
+                requests.fetch_add(1, Ordering::SeqCst);
+                let mut head = [0; 4096];
+                let read = stream.read(&mut head).unwrap_or(0);
+                let head = String::from_utf8_lossy(&head[..read]).into_owned();
+                let path = head.split(' ').nth(1).unwrap_or_default().to_owned();
+                let body = if down.load(Ordering::SeqCst) {
+                    None
+                } else if path.starts_with("/.well-known/oauth-authorization-server") {
+                    metadata.fetch_add(1, Ordering::SeqCst);
+                    if std::mem::take(&mut held) {
+                        let _ = released.recv();
+                    }
+                    Some(serde_json::json!({"issuer": issuer,
+                        "introspection_endpoint": format!("{issuer}/introspect")}))
+                } else if path == "/introspect" {
+                    questions.fetch_add(1, Ordering::SeqCst);
+                    Some(serde_json::json!({"active": true, "sub": "ada", "aud": RESOURCE}))
+                } else {
+                    None
+                };
+                let response = match body {
+                    Some(body) => format!(
+                        "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\n\
+                         content-length: {}\r\nconnection: close\r\n\r\n{body}",
+                        body.to_string().len()
+                    ),
+                    None => "HTTP/1.1 503 Service Unavailable\r\ncontent-length: 0\r\n\
+                             connection: close\r\n\r\n"
+                        .to_owned(),
+                };
+                let _ = stream.write_all(response.as_bytes());
             }
         });
-        (issuer, asked)
+        (server, release)
+    }
+
+    fn runtime() -> tokio::runtime::Runtime {
+        tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .unwrap()
+    }
+
+    /// Waits until `count` reaches `n`.
+    async fn reaches(count: &AtomicUsize, n: usize) {
+        let start = std::time::Instant::now();
+        while count.load(Ordering::SeqCst) < n {
+            assert!(
+                start.elapsed() < Duration::from_secs(10),
+                "never reached {n}"
+            );
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
     }
 
     #[test]
-    fn a_failure_to_find_the_endpoint_is_the_answer_for_a_while() {
-        let (issuer, asked) = down();
-        let tokens = Introspection::new(issuer, "rs", "secret");
-        let runtime = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .unwrap();
-        let check = |token: &str| runtime.block_on(tokens.check(token, "http://mcp.test/mcp"));
+    fn a_failure_opens_the_breaker_until_one_request_tries_again() {
+        let (server, _) = server(false);
+        server.down.store(true, Ordering::SeqCst);
+        let open_for = Duration::from_millis(200);
+        let tokens = Introspection::new(&server.issuer, "rs", "secret").breaker(open_for);
+        let runtime = runtime();
+        let check = |token: &str| runtime.block_on(tokens.check(token, RESOURCE));
+        let requests = || server.requests.load(Ordering::SeqCst);
         assert!(matches!(check("one"), Err(TokenError::Unavailable(_))));
-        let looked = asked.load(Ordering::SeqCst);
-        assert!(looked > 0);
+        let tried = requests();
+        assert!(tried > 0);
         for token in ["two", "three", "four"] {
             assert!(matches!(check(token), Err(TokenError::Unavailable(_))));
         }
-        assert_eq!(asked.load(Ordering::SeqCst), looked, "not asked again yet");
+        assert_eq!(requests(), tried, "not asked again while open");
+        // Half open: one request tries, and the server, back, answers it.
+        std::thread::sleep(open_for);
+        server.down.store(false, Ordering::SeqCst);
+        assert!(check("five").is_ok());
+        assert!(check("six").is_ok());
+        assert_eq!(
+            requests(),
+            tried + 3,
+            "the metadata, then a question for each"
+        );
+    }
+
+    #[test]
+    fn questions_whose_requests_were_dropped_go_on_and_share_one_search_for_the_endpoint() {
+        let (server, release) = server(true);
+        let tokens = Introspection::new(&server.issuer, "rs", "secret");
+        runtime().block_on(async {
+            // Requests whose clients hang up while the endpoint is being looked for.
+            for n in 0..5 {
+                let token = format!("token-{n}");
+                let asked = tokens.check(&token, RESOURCE);
+                let dropped = tokio::time::timeout(Duration::from_millis(30), asked).await;
+                assert!(dropped.is_err(), "the server does not answer yet");
+            }
+            release.send(()).unwrap();
+            reaches(&server.questions, 5).await;
+            assert_eq!(server.metadata.load(Ordering::SeqCst), 1);
+            // Their answers are kept for the next request.
+            let mut kept = false;
+            for _ in 0..100 {
+                if tokens
+                    .state
+                    .answers
+                    .get(&cache::digest(RESOURCE, "token-0"), 0)
+                    .is_some()
+                {
+                    kept = true;
+                    break;
+                }
+                tokio::time::sleep(Duration::from_millis(10)).await;
+            }
+            assert!(kept);
+            assert!(tokens.check("token-0", RESOURCE).await.is_ok());
+            assert_eq!(server.questions.load(Ordering::SeqCst), 5);
+        });
+    }
+
+    #[test]
+    fn requests_presenting_one_token_at_once_share_one_question() {
+        let (server, release) = server(true);
+        let tokens = Arc::new(Introspection::new(&server.issuer, "rs", "secret"));
+        runtime().block_on(async {
+            let waiting: Vec<_> = (0..8)
+                .map(|_| {
+                    let tokens = Arc::clone(&tokens);
+                    tokio::spawn(async move { tokens.check("shared", RESOURCE).await })
+                })
+                .collect();
+            reaches(&server.metadata, 1).await;
+            tokio::time::sleep(Duration::from_millis(50)).await;
+            release.send(()).unwrap();
+            for answer in waiting {
+                assert_eq!(
+                    answer.await.unwrap().map(|a| a.subject().to_owned()),
+                    Ok("ada".into())
+                );
+            }
+            assert_eq!(server.questions.load(Ordering::SeqCst), 1);
+        });
     }
 }

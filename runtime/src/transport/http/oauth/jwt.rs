@@ -11,6 +11,7 @@ use serde::Deserialize;
 use serde_json::{Map, Value};
 
 use crate::call::auth::Auth;
+use crate::transport::http::oauth::cache::{self, Answers};
 use crate::transport::http::oauth::claims;
 use crate::transport::http::oauth::keys::Keys;
 use crate::transport::http::oauth::resource::check_audience;
@@ -87,11 +88,21 @@ impl Algorithm {
 /// with an allowed algorithm, `typ` `at+jwt`, its `iss`, this server in its `aud`, and `exp`
 /// and `nbf` that hold now within a leeway.
 ///
+/// A token once checked is not checked again (its signature is most of what a checked request
+/// costs) while the answer holds: an accepted token until its `exp` (not its `exp` plus the
+/// leeway: past it, each request checks it again), a refused one for ten seconds (one that is
+/// not valid *yet* is not kept), and either only while the keys it was checked against are
+/// the keys held and still fresh. A key the authorization server withdraws therefore stops
+/// being accepted when the keys are next read, as it would with nothing kept: within their
+/// freshness (the JWKS's `max-age`, ten minutes when it gives none), or at once when a token
+/// naming a new key has the keys read again. Answers are kept under the SHA-256 of the token
+/// and the resource it was presented to, never the token itself, at most 10 000 at once.
+///
 /// ```
 /// use std::time::Duration;
 /// use toolwright_runtime::oauth::{Algorithm, Jwt};
 ///
-/// let tokens = Jwt::issuer("https://auth.example.com")
+/// let tokens = Jwt::new("https://auth.example.com")
 ///     .algorithms([Algorithm::RS256, Algorithm::ES256])
 ///     .leeway(Duration::from_secs(30));
 /// ```
@@ -100,13 +111,32 @@ pub struct Jwt {
     algorithms: Vec<Algorithm>,
     leeway: Duration,
     any_type: bool,
+    answers: Answers,
+}
+
+/// How long a refusal is kept: a token refused stays refused (it expired, its signature does
+/// not verify), but for a rotation's new key, which a new generation of keys lets in anyway.
+const REFUSAL_KEPT: Duration = Duration::from_secs(10);
+/// The longest an acceptance is kept, whatever its `exp`: keys are fresh no longer.
+const ACCEPTANCE_KEPT: Duration = Duration::from_secs(24 * 3600);
+
+/// Why a token was not accepted, and whether that may change before the cache would notice.
+enum Refused {
+    /// For good, or until the keys change.
+    Kept(String),
+    /// Not kept: what is found again at no cost (not a JWT), what may change in a moment (not
+    /// valid yet, `nbf`), or a token not checked at all (the keys out of reach).
+    Passing(TokenError),
 }
 
 impl Jwt {
     /// Tokens of the authorization server `issuer`, spelled exactly as its metadata and its
     /// tokens spell it (`https://auth.example.com`). By default: RS256, PS256, ES256 and
     /// EdDSA, a leeway of one minute, keys fetched again at most every 30 seconds.
-    pub fn issuer(issuer: impl Into<String>) -> Jwt {
+    ///
+    /// (A constructor like [`Introspection::new`](super::Introspection::new); the issuer a
+    /// verifier accepts is [`TokenVerifier::issuer`].)
+    pub fn new(issuer: impl Into<String>) -> Jwt {
         // A program that also links jsonwebtoken's other backend would otherwise have no
         // default, and every check would panic; a provider already installed stays.
         let _ = jsonwebtoken::crypto::aws_lc::DEFAULT_PROVIDER.install_default();
@@ -120,6 +150,7 @@ impl Jwt {
             ],
             leeway: Duration::from_secs(60),
             any_type: false,
+            answers: Answers::default(),
         }
     }
 
@@ -161,7 +192,35 @@ impl Jwt {
     }
 
     async fn check(&self, token: &str, resource: &str) -> Result<Auth, TokenError> {
-        let header = Header::of(token)?;
+        let digest = cache::digest(resource, token);
+        let (generation, fresh) = self.keys.generation();
+        if fresh && let Some(answer) = self.answers.get(&digest, generation) {
+            return answer.map_err(TokenError::Invalid);
+        }
+        match self.check_now(token, resource).await {
+            Ok((caller, generation)) => {
+                let expires = claims::time_of(caller.claim("exp"));
+                let kept = Ok(caller.clone());
+                self.answers
+                    .keep(digest, kept, ACCEPTANCE_KEPT, expires, generation);
+                Ok(caller)
+            }
+            Err(Refused::Kept(reason)) => {
+                // Kept for the keys the check began with: should they have changed meanwhile
+                // (a rotation's new key), the refusal is not used.
+                let kept = Err(reason.clone());
+                self.answers
+                    .keep(digest, kept, REFUSAL_KEPT, None, generation);
+                Err(TokenError::Invalid(reason))
+            }
+            Err(Refused::Passing(error)) => Err(error),
+        }
+    }
+
+    /// The caller of `token`, and the generation of the keys its signature was checked with.
+    async fn check_now(&self, token: &str, resource: &str) -> Result<(Auth, u64), Refused> {
+        let refused = |reason: String| Refused::Kept(reason);
+        let header = Header::of(token).map_err(Refused::Passing)?;
         let algorithm = Algorithm::ALL
             .into_iter()
             .find(|a| a.name() == header.alg && self.algorithms.contains(a))
@@ -171,27 +230,28 @@ impl Jwt {
                     .chars()
                     .filter(char::is_ascii_alphanumeric)
                     .take(16);
-                TokenError::invalid(format!(
+                refused(format!(
                     "tokens signed with `{}` are not accepted",
                     alg.collect::<String>()
                 ))
             })?;
         let typ = header.typ.as_deref().map(str::to_ascii_lowercase);
         if !self.any_type && !matches!(typ.as_deref(), Some("at+jwt" | "application/at+jwt")) {
-            return Err(TokenError::invalid(
-                "the token is not an access token (its `typ` is not `at+jwt`)",
-            ));
+            let why = "the token is not an access token (its `typ` is not `at+jwt`)";
+            return Err(refused(why.into()));
         }
         let family = algorithm.jose().family();
-        let key = self.keys.key(header.kid.as_deref(), family).await?;
+        let (key, generation) = match self.keys.key(header.kid.as_deref(), family).await {
+            Ok(found) => found,
+            Err(TokenError::Invalid(reason)) => return Err(refused(reason)),
+            Err(unavailable) => return Err(Refused::Passing(unavailable)),
+        };
         if key
             .alg
             .as_deref()
             .is_some_and(|alg| alg != algorithm.name())
         {
-            return Err(TokenError::invalid(
-                "the token's algorithm is not its key's",
-            ));
+            return Err(refused("the token's algorithm is not its key's".into()));
         }
         let mut validation = Validation::new(algorithm.jose());
         validation.leeway = self.leeway.as_secs();
@@ -199,12 +259,19 @@ impl Jwt {
         validation.validate_aud = false;
         validation.set_issuer(&[&self.keys.source.issuer]);
         validation.set_required_spec_claims(&["exp", "iss"]);
-        let claims = jsonwebtoken::decode::<Map<String, Value>>(token, &key.key, &validation)
-            .map_err(|e| TokenError::invalid(reason(e.kind())))?
-            .claims;
-        check_audience(&claims, resource).map_err(TokenError::invalid)?;
-        claims::bearer_only(&claims).map_err(TokenError::Invalid)?;
-        claims::caller(claims).map_err(TokenError::Invalid)
+        let claims = match jsonwebtoken::decode::<Map<String, Value>>(token, &key.key, &validation)
+        {
+            Ok(decoded) => decoded.claims,
+            // It may be valid in a moment: not kept.
+            Err(e) if matches!(e.kind(), ErrorKind::ImmatureSignature) => {
+                return Err(Refused::Passing(TokenError::invalid(reason(e.kind()))));
+            }
+            Err(e) => return Err(refused(reason(e.kind()))),
+        };
+        check_audience(&claims, resource).map_err(|why| refused(why.into()))?;
+        claims::bearer_only(&claims).map_err(refused)?;
+        let caller = claims::caller(claims).map_err(refused)?;
+        Ok((caller, generation))
     }
 }
 
@@ -220,6 +287,11 @@ impl TokenVerifier for Jwt {
     ) -> Pin<Box<dyn Future<Output = Result<Auth, TokenError>> + Send + 'a>> {
         Box::pin(self.check(token, resource))
     }
+}
+
+/// Whether `token` is shaped as a JWT: three segments, the first a JSON object with an `alg`.
+pub(crate) fn is_jwt(token: &str) -> bool {
+    Header::of(token).is_ok()
 }
 
 /// What a JWT's header says, read before any key is chosen.
@@ -282,7 +354,11 @@ mod tests {
         );
         for bad in ["abc", "a.b", "a.b.c.d.e", &format!("{}.e30.sig", b64("[]"))] {
             assert!(Header::of(bad).is_err(), "{bad}");
+            assert!(!is_jwt(bad), "{bad}");
         }
+        assert!(is_jwt(&token));
+        // An opaque token with dots in it is no JWT.
+        assert!(!is_jwt("abc.def.ghi"));
     }
 
     #[test]
@@ -290,5 +366,171 @@ mod tests {
         for algorithm in Algorithm::ALL {
             assert_eq!(format!("{:?}", algorithm.jose()), algorithm.name());
         }
+    }
+
+    use std::io::{Read, Write};
+    use std::sync::{Arc, Mutex};
+    use std::time::SystemTime;
+
+    const RESOURCE: &str = "https://mcp.test/mcp";
+    const ISSUER: &str = "https://auth.test";
+
+    fn fixture(name: &str) -> String {
+        let path = format!(
+            "{}/../tests/fixtures/oauth/{name}",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+    }
+
+    /// A JWKS at a loopback URL, publishing the fixture keys the test chooses.
+    fn jwks(kids: &[&str]) -> (String, Arc<Mutex<Vec<String>>>) {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let url = format!("http://{}/jwks", listener.local_addr().unwrap());
+        let published: Vec<String> = kids.iter().map(|k| k.to_string()).collect();
+        let published = Arc::new(Mutex::new(published));
+        let kids = Arc::clone(&published);
+        std::thread::spawn(move || {
+            for mut stream in listener.incoming().flatten() {
+                let _ = stream.read(&mut [0; 4096]);
+                let keys: Vec<String> = kids
+                    .lock()
+                    .unwrap()
+                    .iter()
+                    .map(|kid| fixture(&format!("{kid}.jwk.json")))
+                    .collect();
+                let body = format!(r#"{{"keys": [{}]}}"#, keys.join(","));
+                let response = format!(
+                    "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\n\
+                     content-length: {}\r\nconnection: close\r\n\r\n{body}",
+                    body.len()
+                );
+                let _ = stream.write_all(response.as_bytes());
+            }
+        });
+        (url, published)
+    }
+
+    /// The PKCS#1 key inside a PKCS#8 one (`PrivateKeyInfo`'s `privateKey`), which is what
+    /// jsonwebtoken signs with when it reads no PEM itself.
+    fn pkcs1(pkcs8: &[u8]) -> &[u8] {
+        // Where the value of the DER element at `at` begins, and its length.
+        let element = |at: usize| {
+            let first = usize::from(pkcs8[at + 1]);
+            if first < 0x80 {
+                return (at + 2, first);
+            }
+            let n = first & 0x7f;
+            let bytes = &pkcs8[at + 2..at + 2 + n];
+            (
+                at + 2 + n,
+                bytes.iter().fold(0, |len, b| len << 8 | usize::from(*b)),
+            )
+        };
+        let (version, _) = element(0);
+        let (algorithm, length) = element(version);
+        let (identifier, length) = element(algorithm + length);
+        let (key, length) = element(identifier + length);
+        &pkcs8[key..key + length]
+    }
+
+    /// `claims` (over a valid token's) signed RS256 by fixture key `kid`.
+    fn token(kid: &str, claims: serde_json::Value) -> String {
+        let pem = fixture(&format!("{kid}.pem"));
+        let body: String = pem.lines().filter(|l| !l.starts_with("-----")).collect();
+        let der = base64::engine::general_purpose::STANDARD
+            .decode(body)
+            .unwrap();
+        let key = jsonwebtoken::EncodingKey::from_rsa_der(pkcs1(&der));
+        let mut header = jsonwebtoken::Header::new(jsonwebtoken::Algorithm::RS256);
+        header.typ = Some("at+jwt".into());
+        header.kid = Some(kid.into());
+        let mut all = serde_json::json!({"iss": ISSUER, "aud": RESOURCE, "sub": "ada",
+            "exp": cache::tests_now() + 300});
+        all.as_object_mut()
+            .unwrap()
+            .extend(claims.as_object().unwrap().clone());
+        jsonwebtoken::encode(&header, &all, &key).unwrap()
+    }
+
+    fn runtime() -> tokio::runtime::Runtime {
+        tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap()
+    }
+
+    fn kept(jwt: &Jwt, token: &str, resource: &str) -> Option<cache::Answer> {
+        let (generation, _) = jwt.keys.generation();
+        jwt.answers.get(&cache::digest(resource, token), generation)
+    }
+
+    #[test]
+    fn a_checked_token_is_answered_from_what_was_kept_for_its_resource() {
+        let (url, _) = jwks(&["k1"]);
+        let jwt = Jwt::new(ISSUER).jwks_uri(url);
+        let runtime = runtime();
+        let ada = token("k1", serde_json::json!({}));
+        let caller = runtime.block_on(jwt.check(&ada, RESOURCE)).unwrap();
+        assert_eq!(kept(&jwt, &ada, RESOURCE), Some(Ok(caller.clone())));
+        assert_eq!(runtime.block_on(jwt.check(&ada, RESOURCE)), Ok(caller));
+        // Another resource is another question, and another answer.
+        let other = "https://mcp.test/other";
+        assert!(runtime.block_on(jwt.check(&ada, other)).is_err());
+        assert!(matches!(kept(&jwt, &ada, other), Some(Err(_))));
+        assert!(matches!(kept(&jwt, &ada, RESOURCE), Some(Ok(_))));
+        // A refusal is kept too, but not one that is not valid *yet*, nor a token that is not
+        // a JWT at all (found again for nothing).
+        let forged = token("stranger", serde_json::json!({}));
+        assert!(runtime.block_on(jwt.check(&forged, RESOURCE)).is_err());
+        assert!(matches!(kept(&jwt, &forged, RESOURCE), Some(Err(_))));
+        let early = token("k1", serde_json::json!({"nbf": cache::tests_now() + 600}));
+        assert!(runtime.block_on(jwt.check(&early, RESOURCE)).is_err());
+        assert_eq!(kept(&jwt, &early, RESOURCE), None);
+        assert!(runtime.block_on(jwt.check("abc", RESOURCE)).is_err());
+        assert_eq!(kept(&jwt, "abc", RESOURCE), None);
+    }
+
+    #[test]
+    fn an_acceptance_is_not_kept_past_the_tokens_exp() {
+        let (url, _) = jwks(&["k1"]);
+        // Within the leeway, a token past its `exp` is still accepted, but each time checked.
+        let jwt = Jwt::new(ISSUER).jwks_uri(url);
+        let runtime = runtime();
+        let exp = SystemTime::now() + Duration::from_millis(1500);
+        let exp = exp
+            .duration_since(SystemTime::UNIX_EPOCH)
+            .unwrap()
+            .as_secs();
+        let brief = token("k1", serde_json::json!({"exp": exp}));
+        assert!(runtime.block_on(jwt.check(&brief, RESOURCE)).is_ok());
+        assert!(kept(&jwt, &brief, RESOURCE).is_some());
+        let past = SystemTime::UNIX_EPOCH + Duration::from_secs(exp) + Duration::from_millis(50);
+        while SystemTime::now() < past {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        assert_eq!(kept(&jwt, &brief, RESOURCE), None);
+        assert!(runtime.block_on(jwt.check(&brief, RESOURCE)).is_ok());
+        assert_eq!(kept(&jwt, &brief, RESOURCE), None);
+    }
+
+    #[test]
+    fn answers_found_against_keys_no_longer_held_are_not_used() {
+        let (url, published) = jwks(&["k1"]);
+        let jwt = Jwt::new(ISSUER).jwks_uri(url).refetch_floor(Duration::ZERO);
+        let runtime = runtime();
+        let old = token("k1", serde_json::json!({}));
+        assert!(runtime.block_on(jwt.check(&old, RESOURCE)).is_ok());
+        // The authorization server withdraws k1; a token naming its new key has the keys read
+        // again, and the token k1 signed, accepted a moment ago, is refused.
+        *published.lock().unwrap() = vec!["k2".into()];
+        let new = token("k2", serde_json::json!({}));
+        assert!(runtime.block_on(jwt.check(&new, RESOURCE)).is_ok());
+        assert_eq!(kept(&jwt, &old, RESOURCE), None);
+        let refused = runtime.block_on(jwt.check(&old, RESOURCE));
+        assert!(
+            matches!(refused, Err(TokenError::Invalid(_))),
+            "{refused:?}"
+        );
     }
 }

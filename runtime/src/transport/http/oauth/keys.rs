@@ -51,6 +51,10 @@ pub(crate) struct Source {
 #[derive(Default)]
 struct State {
     keys: Vec<Arc<Key>>,
+    /// Which set of keys this is: it changes whenever the keys may have (each fetch that read
+    /// them, and one that failed and dropped them), so that what was checked against the keys
+    /// before (the verifier's answers) is checked again.
+    generation: u64,
     asked: Option<Instant>,
     /// When the keys were last read.
     fetched: Option<Instant>,
@@ -93,8 +97,19 @@ impl Keys {
         Arc::clone(&self.state.read().unwrap_or_else(|e| e.into_inner()))
     }
 
+    /// The generation of the keys held (see `State::generation`), and whether they are fresh:
+    /// what was checked against keys that are no longer fresh is checked again, and so fetches
+    /// them again, as it would with no answers kept.
+    pub(crate) fn generation(&self) -> (u64, bool) {
+        let state = self.current();
+        let fresh = state
+            .fresh_until
+            .is_some_and(|until| Instant::now() < until);
+        (state.generation, fresh)
+    }
+
     /// The key `kid` names, of the `family` of the token's algorithm (the only such key, for
-    /// a token that names none).
+    /// a token that names none), with the generation of the keys it is one of.
     ///
     /// Keys past their freshness are fetched again by one request, which waits for them;
     /// requests meanwhile use the keys there are. A token naming a key not among them causes a
@@ -103,23 +118,23 @@ impl Keys {
         &self,
         kid: Option<&str>,
         family: AlgorithmFamily,
-    ) -> Result<Arc<Key>, TokenError> {
+    ) -> Result<(Arc<Key>, u64), TokenError> {
         let state = self.current();
         let now = Instant::now();
         let fresh = state.fresh_until.is_some_and(|until| now < until);
         let known = state.find(kid, family);
         let fetching = Arc::clone(&self.fetching);
         let state = match (fresh, known) {
-            (true, Some(key)) => return Ok(key),
+            (true, Some(key)) => return Ok((key, state.generation)),
             (false, Some(key)) => match fetching.try_lock_owned() {
                 Ok(one_at_a_time) => self.fetch(state.asked, one_at_a_time).await,
-                Err(_) => return Ok(key),
+                Err(_) => return Ok((key, state.generation)),
             },
             (true, None) if !self.may_ask(&state, now) => state,
             _ => self.fetch(state.asked, fetching.lock_owned().await).await,
         };
         if let Some(key) = state.find(kid, family) {
-            return Ok(key);
+            return Ok((key, state.generation));
         }
         match &state.failure {
             Some(failure) if state.keys.is_empty() => Err(failure.clone()),
@@ -174,6 +189,7 @@ impl Source {
                 let keep = max_age.unwrap_or(DEFAULT_FRESHNESS);
                 State {
                     keys,
+                    generation: state.generation + 1,
                     asked: Some(now),
                     fetched: Some(now),
                     fresh_until: now.checked_add(keep.clamp(self.floor, MAX_FRESHNESS)),
@@ -192,6 +208,7 @@ impl Source {
                     } else {
                         Vec::new()
                     },
+                    generation: state.generation + u64::from(!usable),
                     asked: Some(now),
                     fetched: state.fetched,
                     fresh_until: now.checked_add(self.floor),

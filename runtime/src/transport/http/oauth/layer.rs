@@ -4,12 +4,11 @@
 use std::future::Future;
 use std::pin::Pin;
 use std::task::{Context, Poll};
-use std::time::Duration;
 
 use http::{Request, Response};
 use http_body_util::Either;
 
-use crate::transport::http::body::refuse_unread;
+use crate::transport::http::body::{REFUSED_BOUND, refuse_unread};
 use crate::transport::http::oauth::authorization::Authorization;
 use crate::transport::http::stream::ResponseBody;
 
@@ -72,8 +71,9 @@ where
                 return ours(metadata);
             }
             if let Some(refused) = authorization.admit(&mut parts).await {
-                // A refused body is read (to keep the connection) within the endpoint's defaults.
-                let (limit, time) = (4 << 20, Duration::from_secs(30));
+                // The body is read (to keep the connection) within a short bound, as the
+                // endpoint reads the body of a request it refuses before it knows its caller.
+                let (limit, time) = REFUSED_BOUND;
                 return ours(refuse_unread(&parts.headers, body, limit, time, refused).await);
             }
             let response = inner.call(Request::from_parts(parts, body)).await?;
