@@ -249,7 +249,7 @@
 //! | `size = 1234` | its size in bytes (without variables only) |
 //! | `audience("user", "assistant")`, `priority = 0.5` (0 to 1), `last_modified = "2025-01-12T15:00:58Z"` | annotations |
 //! | `ttl_ms = 60000` | how long a 2026-07-28 client may reuse a read (default: [`Server::cache_reads`], else 0) |
-//! | `cache = "public"`, `cache = "private"` | with whom a read may be shared (default: [`Server::cache_reads`], else `private`); `public` is refused for a resource that takes `Auth` or needs scopes |
+//! | `cache = "public"`, `cache = "private"` | with whom a read may be shared (default: [`Server::cache_reads`], else `private`); `public` is refused for a resource that takes `Auth` (or a value that says it reads the caller, [`Requirements::caller`]) or needs scopes; one that takes the whole [`Context`] is `public` only if it says so itself |
 //!
 //! They register as tools do (`server.prompt::<review>()`, `server.resource::<note>()`,
 //! `discover()`, or methods of a `#[mcp_tool_type]` impl block).

@@ -44,7 +44,7 @@
 //! | a prompt argument or template variable a string cannot hold | `tags: Vec<String>`, `name: &str` | a prompt argument arrives as a string: `Vec<String>` cannot come from one; ... |
 //! | a task's keys without `task` | `#[mcp_tool(task_ttl_ms = 60000)]`, or a `TaskStart` parameter | `task_ttl_ms` is for a tool that runs as a task: add `task = "optional"` ... |
 //! | `TaskStart` in a sync tool or a prompt | `fn f(task: TaskStart)` | `TaskStart::start` is awaited, so the tool must be an `async fn` |
-//! | asking the client from a prompt or a resource | `fn f(ask: Elicit<Confirm>)` | a prompt cannot ask the client mid-request: take `Elicit` in a tool |
+//! | asking the client from a sync prompt or resource | `fn f(ask: Elicit<Confirm>)` | `Elicit` asks the client mid-call, so the prompt must be an `async fn` ... |
 //! | `Args<T>`, `header`, constraints or `#[schemars]` on a prompt or a resource | `#[arg(header = "Region")]` | `header` is for tool arguments: ... |
 //! | unsupported prompt or resource return type | `-> Opaque` | a prompt cannot return `Opaque`, with the list of what can, at the return type |
 //! | a resource without its URI first | `#[mcp_resource(name = "x")]` | `#[mcp_resource]` needs the resource's URI first ... |

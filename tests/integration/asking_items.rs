@@ -176,6 +176,13 @@ fn a_round_of_a_prompt_is_sealed_for_that_prompt() {
     );
     let round = &first["result"];
     assert_eq!(round["resultType"], "input_required", "{first}");
+    // Its state opens for that URI alone, not for another the same template serves.
+    let elsewhere = client.request(
+        "resources/read",
+        json!({"uri": "memo://summary/4", "_meta": meta,
+               "requestState": round["requestState"]}),
+    );
+    assert_eq!(elsewhere["error"]["code"], -32602, "{elsewhere}");
     let sampled = json!({"role": "assistant", "model": "m",
                          "content": {"type": "text", "text": "short"}});
     let done = client.request(
@@ -220,5 +227,36 @@ fn over_stdio_a_prompts_ask_is_a_request_to_the_client() {
         text_of(&answer["result"]),
         "Prompt with context: from stdio"
     );
+    piped.finish().unwrap();
+}
+
+/// A `prompts/get` the client cancels while its ask waits: the ask is cancelled at the client
+/// too, and the request is not answered.
+#[test]
+fn cancelling_a_prompt_that_asks_cancels_its_ask() {
+    let mut piped = PipedServer::start(server());
+    let client = &mut piped.client;
+    client.send(
+        &json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "clientInfo": {"name": "t", "version": "0"},
+        "capabilities": {"elicitation": {}}}}),
+    );
+    client.recv();
+    client.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+    client.send(&json!({"jsonrpc": "2.0", "id": 2, "method": "prompts/get",
+        "params": {"name": "with_context"}}));
+    let request = client.recv();
+    assert_eq!(request["method"], "elicitation/create", "{request}");
+    client.send(
+        &json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 2}}),
+    );
+    let cancelled = client.recv();
+    assert_eq!(
+        cancelled["method"], "notifications/cancelled",
+        "{cancelled}"
+    );
+    assert_eq!(cancelled["params"]["requestId"], request["id"]);
+    client.send(&json!({"jsonrpc": "2.0", "id": request["id"], "result": {"action": "decline"}}));
+    client.expect_silence(std::time::Duration::from_millis(300));
     piped.finish().unwrap();
 }

@@ -39,6 +39,31 @@ fn scoped() -> &'static str {
     "scoped"
 }
 
+/// Greets the caller it reads from the request.
+#[mcp_resource("memo://greeting")]
+fn greeting(ctx: &Context) -> String {
+    format!("hello {}", ctx.auth().map_or("stranger", Auth::subject))
+}
+
+/// The caller, as a value of the author's own.
+struct Reader(String);
+
+impl Inject for Reader {
+    fn inject(cx: &Context) -> Result<Self, ToolOutput> {
+        Ok(Reader(cx.auth().map_or("", Auth::subject).to_owned()))
+    }
+
+    fn require(requirements: &mut toolwright::Requirements) {
+        requirements.caller();
+    }
+}
+
+/// The reader's page, marked shareable by mistake.
+#[mcp_resource("memo://reader", cache = "public")]
+fn reader_page(#[inject] reader: Reader) -> String {
+    reader.0
+}
+
 fn hints(result: &Value) -> (u64, &str) {
     (
         result["ttlMs"].as_u64().unwrap(),
@@ -92,10 +117,23 @@ fn contents_that_depend_on_the_caller_are_never_shared() {
         (300_000, "private"),
         "the server's TTL, never public"
     );
+    let context = Server::new("hints", "1")
+        .resource::<greeting>()
+        .cache_reads(Duration::from_secs(300), CacheScope::Public);
+    let mut client = Client::connect(context, ProtocolVersion::V2026_07_28).unwrap();
+    assert_eq!(
+        hints(&client.read_resource("memo://greeting").unwrap()),
+        (300_000, "private"),
+        "the whole request may carry the caller"
+    );
     for (server, why) in [
         (
             Server::new("hints", "1").resource::<shared_mine>(),
-            "it takes the caller (`Auth`)",
+            "it takes the caller",
+        ),
+        (
+            Server::new("hints", "1").resource::<reader_page>(),
+            "it takes the caller",
         ),
         (
             Server::new("hints", "1").resource::<scoped>(),

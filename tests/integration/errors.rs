@@ -19,6 +19,12 @@ fn closed() -> Result<String, McpError> {
     Err(McpError::new(-1, "the catalogue is closed").with_data(json!({"retry": 60})))
 }
 
+/// Says a memo is gone with the code 2025 revisions use for it.
+#[mcp_resource("memo://gone")]
+fn gone() -> Result<String, McpError> {
+    Err(McpError::new(-32002, "the memo is gone"))
+}
+
 /// Refuses with a code the specification reserves.
 #[mcp_tool]
 fn reserved() -> Result<String, ToolError> {
@@ -92,6 +98,7 @@ fn server_signing_in(signed_in: SignedIn) -> Server {
         .prompt::<refusing>()
         .prompt::<page>()
         .resource::<note>()
+        .resource::<gone>()
         .state(signed_in)
 }
 
@@ -116,6 +123,16 @@ fn a_code_of_the_authors_own_answers_the_request_in_every_revision() {
         .call("reserved", json!({}))
         .unwrap_err();
     assert_eq!(reserved.code, -32050);
+    // -32002 is resource not found before 2026-07-28, which says it with -32602 and forbids it.
+    let gone = client(LATEST_LEGACY)
+        .read_resource("memo://gone")
+        .unwrap_err();
+    assert_eq!(gone.code, -32002);
+    let gone = client(MODERN).read_resource("memo://gone").unwrap_err();
+    assert_eq!(
+        (gone.code, gone.message.as_str()),
+        (-32602, "the memo is gone")
+    );
 }
 
 #[test]

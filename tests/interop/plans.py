@@ -144,7 +144,7 @@ def counted(calls: list[dict]) -> str:
     return f"{len(calls) - steps} calls, {steps} item steps"
 
 
-TOOL_COUNTS = {"quickstart": 4, "notes": 6, "files": 5, "conformance": 33}
+TOOL_COUNTS = {"quickstart": 4, "notes": 6, "files": 5, "conformance": 34}
 
 
 def judge(call: dict, record: dict, logs: list | None) -> str | None:

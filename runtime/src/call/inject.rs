@@ -70,8 +70,11 @@ pub struct Requirements {
     pub(crate) asks: bool,
     /// The tool says where its call becomes a task ([`TaskStart`](crate::TaskStart)).
     pub(crate) starts_task: bool,
-    /// The item takes the verified caller ([`Auth`]): what it returns depends on who asks.
+    /// What the item returns depends on who asks: it takes the verified caller ([`Auth`]),
+    /// or a value that says it reads it ([`Requirements::caller`]).
     pub(crate) caller: bool,
+    /// The item takes the whole request ([`Context`]), through which it may read the caller.
+    pub(crate) context: bool,
 }
 
 /// A form type a tool elicits, and how to make its form.
@@ -120,6 +123,14 @@ impl Requirements {
             forms.insert(source.id, form);
         }
         Ok(())
+    }
+
+    /// What the value gives depends on the verified caller (it reads [`Context::auth`], or
+    /// what a layer in front put into the request's extensions): a resource that takes it is
+    /// never read as `public`, and `cache = "public"` on one is refused when the server is
+    /// built.
+    pub fn caller(&mut self) {
+        self.caller = true;
     }
 
     /// The server must hold a state of type `T` (registered with `Server::state`).
@@ -186,13 +197,17 @@ impl Inject for Auth {
     }
 
     fn require(requirements: &mut Requirements) {
-        requirements.caller = true;
+        requirements.caller();
     }
 }
 
 impl Inject for Context {
     fn inject(cx: &Context) -> Result<Self, ToolOutput> {
         Ok(cx.clone())
+    }
+
+    fn require(requirements: &mut Requirements) {
+        requirements.context = true;
     }
 }
 

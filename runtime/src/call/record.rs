@@ -73,12 +73,12 @@ impl CallRecord {
         true
     }
 
-    /// How the call asks its client. Only a tool that asks can hold an asker, and the server
-    /// gives such a call one.
+    /// How the request asks its client. Only an item that asks can hold an asker, and the
+    /// server gives a request of such an item one.
     pub(crate) fn asking(&self) -> &Asking {
         self.asking
             .as_deref()
-            .expect("a call of a tool that asks can ask")
+            .expect("a request of an item that asks can ask")
     }
 
     /// Asks the client `method` with `params`, as the entry `name` of a round's requests (or,

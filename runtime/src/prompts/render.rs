@@ -17,7 +17,7 @@ use crate::protocol::ProtocolVersion;
 use crate::protocol::jsonrpc::{self, ProtocolError};
 use crate::protocol::wire::{Icon, Modern};
 use crate::tools::content::Content;
-use crate::tools::render::{Rendered, chosen_error, masked_error};
+use crate::tools::render::{OUTSIDE_ROUNDS, Rendered, chosen_error, masked_error};
 
 /// One argument of a prompt, as listed.
 #[derive(Debug, Clone, Serialize)]
@@ -152,7 +152,7 @@ pub(crate) fn get_result(
             Rendered::error(id, &error)
         }
         PromptRepr::InputRequired(_) => {
-            let detail = "a round of asks ended outside 2026-07-28 rounds";
+            let detail = OUTSIDE_ROUNDS;
             let expose = renderer.expose_internal_errors;
             Rendered::error(id, &masked_error("prompt", renderer.name, expose, detail))
         }

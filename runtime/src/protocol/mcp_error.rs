@@ -166,8 +166,9 @@ impl McpError {
         &self.0.message
     }
 
-    /// The code it goes out with on 2025-11-25 to a client that takes URL elicitations (each
-    /// revision's own is chosen where it is sent).
+    /// The code it names: the author's own, or that of the named error on 2025-11-25 (each
+    /// revision's own is chosen where it is sent, and one that revision lacks becomes
+    /// another, or a result that says the same).
     pub fn code(&self) -> i64 {
         match &self.0.kind {
             Kind::Code(code) => *code,
@@ -183,10 +184,19 @@ impl McpError {
         match &self.0.kind {
             Kind::Code(code) => {
                 let mut code = ErrorCode::of(*code);
-                if version.reserves_error_codes() && reserved_undefined(code) {
+                if code == ErrorCode::ResourceNotFound
+                    && version.resource_not_found_is_invalid_params()
+                {
+                    // 2026-07-28 says resource not found with `-32602`, and forbids `-32002`.
+                    code = ErrorCode::InvalidParams;
+                } else if version.reserves_error_codes() && reserved_undefined(code) {
                     code = ErrorCode::InternalError;
                 }
                 Sent::Error(ProtocolError::chosen(code, &self.0.message, self.0.data.clone()))
+            }
+            // Asking for no URL asks nothing: the request failed, as the author said.
+            Kind::UrlElicitationRequired(urls) if urls.is_empty() => {
+                Sent::Error(ProtocolError::failed(&self.0.message))
             }
             Kind::ResourceNotFound(uri) => {
                 let why: Option<&dyn fmt::Display> = None;
@@ -260,6 +270,17 @@ fn reserved_undefined(code: ErrorCode) -> bool {
             | ErrorCode::UnsupportedProtocolVersion
     );
     (-32099..=-32020).contains(&code.as_i64()) && !defined
+}
+
+impl McpError {
+    /// What it says as text, for an answer that cannot be the error itself: its message, and
+    /// each URL it asks the user to open.
+    pub(crate) fn text(&self) -> String {
+        match &self.0.kind {
+            Kind::UrlElicitationRequired(urls) => listed(&self.0.message, urls),
+            _ => self.0.message.clone(),
+        }
+    }
 }
 
 /// `message`, then each URL with its own message, for a client that cannot open them for the
@@ -360,5 +381,16 @@ mod tests {
             required.sent(ProtocolVersion::V2025_06_18, true),
             Sent::Text(_)
         ));
+        let nothing = McpError::url_elicitation_required("nothing to open", []);
+        assert_eq!(error(nothing.sent(MODERN, true))["code"], -32603);
+    }
+
+    #[test]
+    fn a_retired_code_goes_out_as_its_revision_says_it() {
+        let gone = McpError::new(-32002, "no such memo");
+        assert_eq!(error(gone.sent(LATEST_LEGACY, false))["code"], -32002);
+        assert_eq!(error(gone.sent(MODERN, false))["code"], -32602);
+        let url = McpError::new(-32042, "open it");
+        assert_eq!(error(url.sent(MODERN, false))["code"], -32603);
     }
 }

@@ -17,7 +17,7 @@ use crate::protocol::jsonrpc::{self, ProtocolError};
 use crate::protocol::wire::{Cache, Icon, Modern};
 use crate::resources::contents::{ResourceOutput, ResourceRepr};
 use crate::tools::content::{Annotations, EmbeddedResource};
-use crate::tools::render::{Rendered, chosen_error, masked_error};
+use crate::tools::render::{OUTSIDE_ROUNDS, Rendered, chosen_error, masked_error};
 
 /// What a list entry of a resource or a template is made of, before the revision chooses its
 /// fields.
@@ -181,7 +181,7 @@ pub(crate) fn read_result(
             Rendered::error(id, &error)
         }
         ResourceRepr::InputRequired(_) => {
-            let detail = "a round of asks ended outside 2026-07-28 rounds";
+            let detail = OUTSIDE_ROUNDS;
             let expose = renderer.expose_internal_errors;
             Rendered::error(id, &masked_error("resource", renderer.name, expose, detail))
         }

@@ -27,6 +27,9 @@ pub(crate) trait Output: Send + Sized + 'static {
     /// The asks of a round it ended on (or of an error that asks the user to open URLs, where
     /// `version` makes it a round for a client that `takes_urls`); itself otherwise.
     fn into_round(self, version: ProtocolVersion, takes_urls: bool) -> Result<InputRequired, Self>;
+    /// Whether it is a JSON-RPC error the author chose (which alone reads what the client
+    /// declared).
+    fn is_chosen(&self) -> bool;
 }
 
 impl Output for ToolOutput {
@@ -40,6 +43,10 @@ impl Output for ToolOutput {
 
     fn into_round(self, version: ProtocolVersion, takes_urls: bool) -> Result<InputRequired, Self> {
         ToolOutput::into_round(self, version, takes_urls)
+    }
+
+    fn is_chosen(&self) -> bool {
+        ToolOutput::is_chosen(self)
     }
 }
 
@@ -55,6 +62,10 @@ impl Output for PromptOutput {
     fn into_round(self, version: ProtocolVersion, takes_urls: bool) -> Result<InputRequired, Self> {
         PromptOutput::into_round(self, version, takes_urls)
     }
+
+    fn is_chosen(&self) -> bool {
+        matches!(self.repr, crate::prompts::output::PromptRepr::Chosen(_))
+    }
 }
 
 impl Output for ResourceOutput {
@@ -68,6 +79,13 @@ impl Output for ResourceOutput {
 
     fn into_round(self, version: ProtocolVersion, takes_urls: bool) -> Result<InputRequired, Self> {
         ResourceOutput::into_round(self, version, takes_urls)
+    }
+
+    fn is_chosen(&self) -> bool {
+        matches!(
+            self.repr,
+            crate::resources::contents::ResourceRepr::Chosen(_)
+        )
     }
 }
 
@@ -84,6 +102,10 @@ impl Output for Result<Completion, String> {
 
     fn into_round(self, _: ProtocolVersion, _: bool) -> Result<InputRequired, Self> {
         Err(self)
+    }
+
+    fn is_chosen(&self) -> bool {
+        false
     }
 }
 

@@ -287,9 +287,10 @@ impl Server {
     /// (`#[mcp_resource("...", ttl_ms = 60000, cache = "private")]`): how long a 2026-07-28
     /// client may reuse a read, and with whom. By default reads are not cached (`ttlMs` 0,
     /// `private`), since contents change and may depend on the caller. Whatever is chosen
-    /// here, a read whose contents may depend on the caller (its resource takes `Auth` or
-    /// needs scopes, or a [`visibility`](Server::visibility) rule chooses per caller) is
-    /// `private`. The files of a folder of skills are read once, when the server starts, and
+    /// here, a read whose contents may depend on the caller is `private`: its resource takes
+    /// `Auth` (or a value whose [`Inject::require`](crate::Inject::require) says
+    /// [`caller`](crate::Requirements::caller)), takes the whole [`Context`](crate::Context),
+    /// or needs scopes, or a [`visibility`](Server::visibility) rule chooses per caller. The files of a folder of skills are read once, when the server starts, and
     /// keep the lists' hints.
     ///
     /// ```

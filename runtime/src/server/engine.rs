@@ -112,18 +112,21 @@ impl Engine {
     }
 
     /// The cache hints of a read of `resource`: its own, where it has them, else the server's
-    /// for reads (none by default: `ttlMs` 0, `private`). A read whose contents may depend on
-    /// the caller (it takes the caller, needs scopes, or a rule chooses per caller) is never
-    /// `public`.
+    /// for reads (none by default: `ttlMs` 0, `private`). A read whose contents depend on the
+    /// caller (it takes the caller, needs scopes, or a rule chooses per caller) is never
+    /// `public`, and one that takes the whole request (which may read the caller) is `public`
+    /// only where the resource itself says so.
     pub(crate) fn read_cache(&self, resource: &ServedResource) -> Cache {
         let spec = resource.spec;
         let own = self.reads_cache;
         let private = resource.per_caller() || self.visibility.is_some();
         Cache {
             ttl_ms: spec.ttl_ms.unwrap_or(own.ttl_ms),
-            cache_scope: match private {
-                true => "private",
-                false => spec.cache_scope.unwrap_or(own.cache_scope),
+            cache_scope: match (private, spec.cache_scope) {
+                (true, _) => "private",
+                (false, Some(scope)) => scope,
+                (false, None) if resource.asks.context => "private",
+                (false, None) => own.cache_scope,
             },
         }
     }

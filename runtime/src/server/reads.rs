@@ -259,7 +259,7 @@ fn answered<O: Output>(
     output: O,
     render: impl FnOnce(O, bool) -> Rendered,
 ) -> Rendered {
-    let takes_urls = record.declared("elicitation.url");
+    let takes_urls = output.is_chosen() && record.declared("elicitation.url");
     match output.into_round(version, takes_urls) {
         Ok(input) => Rendered::result(round_line(engine, record, input)),
         Err(output) => render(output, takes_urls),

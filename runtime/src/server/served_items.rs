@@ -41,6 +41,8 @@ pub(crate) struct Asks {
     pub(crate) forms: Arc<Forms>,
     /// It takes the verified caller: what it returns depends on who asks.
     pub(crate) caller: bool,
+    /// It takes the whole request, through which it may read the caller.
+    pub(crate) context: bool,
 }
 
 pub(crate) struct ServedPrompt {
@@ -156,7 +158,7 @@ pub(crate) fn serve_resource(
     let asks = needs(spec.requirements, states).map_err(&invalid)?;
     if spec.cache_scope == Some("public") && (asks.caller || !spec.scopes.is_empty()) {
         let why = match asks.caller {
-            true => "it takes the caller (`Auth`)",
+            true => "it takes the caller: `Auth`, or a value whose `require` says so",
             false => "it needs scopes",
         };
         return Err(invalid(format!(
@@ -209,6 +211,7 @@ fn needs(requirements: fn(&mut Requirements), states: &States) -> Result<Asks, S
         asks: needs.asks,
         forms: Arc::new(forms),
         caller: needs.caller,
+        context: needs.context,
     })
 }
 

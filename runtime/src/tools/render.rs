@@ -23,6 +23,10 @@ use crate::tools::compiled::Compiled;
 use crate::tools::content::Content;
 use crate::tools::output::{JsonText, Repr, ToolOutput};
 
+/// Why an output that ended a round reached a renderer: only a 2026-07-28 request answers
+/// with a round, and it does before anything is rendered.
+pub(crate) const OUTSIDE_ROUNDS: &str = "a round of asks ended outside 2026-07-28 rounds";
+
 /// What shaping a tool's results needs to know besides the output.
 pub(crate) struct Renderer<'a> {
     pub(crate) tool: &'a Compiled,
@@ -130,16 +134,15 @@ pub(crate) fn call_result(
             Sent::Text(text) => (vec![Content::text(text)], None, true, JsonText::Only),
             // A round is the call's answer before it is rendered (`Delivery`); a task's
             // result cannot be one, so it says what the user must open.
-            Sent::Round(_) => match chosen.sent(version, false) {
-                Sent::Error(error) => return Rendered::error(id, &error),
-                _ => {
-                    let detail = "a round of asks ended outside 2026-07-28 rounds";
-                    return Rendered::result(internal(renderer, version, id, detail));
-                }
-            },
+            Sent::Round(_) => (
+                vec![Content::text(chosen.text())],
+                None,
+                true,
+                JsonText::Only,
+            ),
         },
         Repr::InputRequired(_) => {
-            let detail = "a round of asks ended outside 2026-07-28 rounds";
+            let detail = OUTSIDE_ROUNDS;
             return Rendered::result(internal(renderer, version, id, detail));
         }
     };
@@ -328,9 +331,6 @@ fn write_json<T: Serialize + ?Sized>(out: &mut Vec<u8>, value: &T) {
     serde_json::to_writer(out, value).expect("content serializes");
 }
 
-/// A failure the client must not see in detail: logged with a reference, answered with a
-/// protocol error (for requests that have no error result of their own, unlike tools: a
-/// prompt's, a resource's, a completion function's; `kind` says which).
 /// The JSON-RPC error a chosen error is for a request whose answer has no error result (a
 /// prompt's, a resource's): the revision's error, or `-32603` with the text where the
 /// revision has none for it.
@@ -342,14 +342,14 @@ pub(crate) fn chosen_error(
     match chosen.sent(version, takes_urls) {
         Sent::Error(error) => error,
         Sent::Text(text) => ProtocolError::failed(&text),
-        // A round is the request's answer before it is rendered.
-        Sent::Round(_) => match chosen.sent(version, false) {
-            Sent::Error(error) => error,
-            _ => ProtocolError::failed(chosen.message()),
-        },
+        // A round is the request's answer before it is rendered (`into_round`).
+        Sent::Round(_) => ProtocolError::failed(&chosen.text()),
     }
 }
 
+/// A failure the client must not see in detail: logged with a reference, answered with a
+/// protocol error (for requests that have no error result of their own, unlike tools: a
+/// prompt's, a resource's, a completion function's; `kind` says which).
 pub(crate) fn masked_error(kind: &str, name: &str, expose: bool, detail: &str) -> ProtocolError {
     let reference = diagnostics::next_reference();
     diagnostics::masked_item(kind, name, &reference, detail);
