@@ -35,6 +35,7 @@ const RUNTIME: Folders = &[
         "protocol",
         &[
             &["code", "id", "level", "params", "quote", "version"],
+            &["method"],
             &["jsonrpc", "wire"],
             &["mcp_error"],
         ],
@@ -145,7 +146,8 @@ const RUNTIME: Folders = &[
     (
         "transport/http",
         &[
-            &["body", "headers", "stream"],
+            &["body", "headers"],
+            &["stream"],
             &["oauth"],
             &["config"],
             &["reply", "sessions"],

@@ -88,13 +88,3 @@ impl Auth {
         self.claims.get(name)
     }
 }
-
-/// Whether `scope` is one scope token (RFC 6749 §3.3): not empty, printable ASCII but space,
-/// `"` and `\`. (The HTTP authorization checks the scopes it is given.)
-#[cfg(feature = "http")]
-pub(crate) fn is_scope(scope: &str) -> bool {
-    !scope.is_empty()
-        && scope
-            .bytes()
-            .all(|b| matches!(b, 0x21 | 0x23..=0x5B | 0x5D..=0x7E))
-}

@@ -21,6 +21,7 @@ use tokio::sync::oneshot;
 use crate::call::extensions::Extensions;
 use crate::protocol::code::ErrorCode;
 use crate::protocol::id::{IdHashing, IdKey};
+use crate::tools::headers::ParamHeader;
 
 /// Where a transport takes the lines of one request (or a whole connection). Sending to a
 /// client that is gone does nothing: there is no one left to tell.
@@ -46,6 +47,18 @@ pub(crate) trait Sink: Send + Sync + 'static {
     /// where an authentication layer puts the caller it verified).
     fn extensions(&self) -> Option<&Extensions> {
         None
+    }
+
+    /// Whether the copies the request carries outside its message of the arguments a tool
+    /// mirrors there (`declared`) agree with `arguments`: a 2026-07-28 HTTP request's
+    /// `Mcp-Param-*` headers; `Err` says what differs. A transport with no such copies has
+    /// nothing to disagree.
+    fn mirrors(
+        &self,
+        _declared: &[ParamHeader],
+        _arguments: Option<&RawValue>,
+    ) -> Result<(), String> {
+        Ok(())
     }
 
     /// The transport's name (see [`Outlet::new`]).
@@ -112,6 +125,14 @@ impl<S: Sink> Sink for Named<S> {
         self.sink.extensions()
     }
 
+    fn mirrors(
+        &self,
+        declared: &[ParamHeader],
+        arguments: Option<&RawValue>,
+    ) -> Result<(), String> {
+        self.sink.mirrors(declared, arguments)
+    }
+
     fn transport(&self) -> &'static str {
         self.transport
     }
@@ -163,6 +184,15 @@ impl Outlet {
 
     pub(crate) fn extensions(&self) -> Option<&Extensions> {
         self.sink.extensions()
+    }
+
+    /// See [`Sink::mirrors`].
+    pub(crate) fn mirrors(
+        &self,
+        declared: &[ParamHeader],
+        arguments: Option<&RawValue>,
+    ) -> Result<(), String> {
+        self.sink.mirrors(declared, arguments)
     }
 }
 

@@ -20,6 +20,7 @@ use tracing::field::Empty;
 
 use crate::protocol::ProtocolVersion;
 use crate::protocol::code::ErrorCode;
+use crate::protocol::method::Target;
 
 /// One request's span and when it began.
 #[derive(Clone)]
@@ -42,30 +43,6 @@ pub(crate) enum Outcome {
     Error(ErrorCode),
     /// Cancelled by the client: no answer.
     Cancelled,
-}
-
-/// What a request targets, as its span names it.
-#[derive(Clone, Copy)]
-pub(crate) enum Target<'a> {
-    /// `tools/call`: the tool.
-    Tool(&'a str),
-    /// `prompts/get`: the prompt.
-    Prompt(&'a str),
-    /// `resources/read`: the URI.
-    Resource(&'a str),
-    None,
-}
-
-impl<'a> Target<'a> {
-    /// The target of a request of `method` with `params`.
-    pub(crate) fn of(method: &str, name: Option<&'a str>, uri: Option<&'a str>) -> Target<'a> {
-        match (method, name, uri) {
-            ("tools/call", Some(name), _) => Target::Tool(name),
-            ("prompts/get", Some(name), _) => Target::Prompt(name),
-            ("resources/read", _, Some(uri)) => Target::Resource(uri),
-            _ => Target::None,
-        }
-    }
 }
 
 impl RequestSpan {
@@ -103,14 +80,14 @@ impl RequestSpan {
         let started = (!span.is_disabled()).then(|| {
             // A `str`, and now: exporters take the name only so, and before the span starts.
             match target {
-                Target::Tool(name) | Target::Prompt(name) | Target::Resource(name) => {
+                Target::Tool(name) | Target::Prompt(name) | Target::Uri(name) => {
                     span.record("otel.name", format!("{method} {name}").as_str())
                 }
-                Target::None => span.record("otel.name", method),
+                Target::Task(_) | Target::None => span.record("otel.name", method),
             };
             match target {
                 Target::Prompt(name) => span.record("gen_ai.prompt.name", name),
-                Target::Resource(uri) => span.record("mcp.resource.uri", uri),
+                Target::Uri(uri) => span.record("mcp.resource.uri", uri),
                 _ => &span,
             };
             Instant::now()

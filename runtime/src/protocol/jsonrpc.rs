@@ -15,6 +15,7 @@ use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::value::RawValue;
 
 use crate::protocol::code::ErrorCode;
+use crate::protocol::method::Method;
 use crate::protocol::params::{Params, borrowed};
 use crate::protocol::quote::{quoted, shortened};
 use crate::protocol::version::ProtocolVersion;
@@ -29,7 +30,11 @@ pub(crate) struct ProtocolError {
     message: String,
     /// Details for the client to act on.
     #[serde(skip_serializing_if = "Option::is_none")]
-    data: Option<serde_json::Value>,
+    data: Option<Box<serde_json::Value>>,
+    /// For an item the caller could see with more scopes: every scope it needs. Not sent: a
+    /// transport that lets a client ask for more (HTTP: 403) answers with them instead.
+    #[serde(skip)]
+    forbidden: Option<Box<[String]>>,
 }
 
 /// The longest message an error carries, whatever it quotes.
@@ -48,6 +53,7 @@ impl ProtocolError {
             code,
             message,
             data: None,
+            forbidden: None,
         }
     }
 
@@ -59,7 +65,7 @@ impl ProtocolError {
         data: Option<serde_json::Value>,
     ) -> ProtocolError {
         ProtocolError {
-            data,
+            data: data.map(Box::new),
             ..Self::new(code, message.to_owned())
         }
     }
@@ -69,7 +75,8 @@ impl ProtocolError {
         ProtocolError {
             code: ErrorCode::of(error["code"].as_i64().unwrap_or_default()),
             message: error["message"].as_str().unwrap_or_default().to_owned(),
-            data: error.get("data").cloned(),
+            data: error.get("data").cloned().map(Box::new),
+            forbidden: None,
         }
     }
 
@@ -208,13 +215,26 @@ impl ProtocolError {
 
     /// The same error, with `data`.
     pub(crate) fn with_data(mut self, data: serde_json::Value) -> ProtocolError {
-        self.data = Some(data);
+        self.data = Some(Box::new(data));
         self
     }
 
     /// The error's code.
     pub(crate) fn code(&self) -> ErrorCode {
         self.code
+    }
+
+    /// The same error, for an item the caller lacks `scopes` for, which it could otherwise see.
+    pub(crate) fn forbidden(self, scopes: &[&str]) -> ProtocolError {
+        ProtocolError {
+            forbidden: Some(scopes.iter().map(|s| (*s).to_owned()).collect()),
+            ..self
+        }
+    }
+
+    /// The scopes a forbidden item needs (see [`ProtocolError::forbidden`]).
+    pub(crate) fn needed_scopes(&self) -> Option<&[String]> {
+        self.forbidden.as_deref()
     }
 
     /// Its message.
@@ -224,7 +244,7 @@ impl ProtocolError {
 
     /// Its data, if it has any.
     pub(crate) fn data(&self) -> Option<&serde_json::Value> {
-        self.data.as_ref()
+        self.data.as_deref()
     }
 }
 
@@ -308,15 +328,15 @@ pub(crate) enum Message<'a> {
     Request {
         /// The id, as raw JSON (a string or an integer).
         id: &'a RawValue,
-        /// The method name.
-        method: Cow<'a, str>,
+        /// The method.
+        method: Method<'a>,
         /// The params (all fields absent when there are none).
         params: Params<'a>,
     },
     /// A notification: it is never answered.
     Notification {
-        /// The method name.
-        method: Cow<'a, str>,
+        /// The method.
+        method: Method<'a>,
         /// The params; malformed ones read as absent, since a notification cannot be told.
         params: Params<'a>,
     },
@@ -417,6 +437,7 @@ fn validate<'a, P>(
             return Message::Unanswerable;
         }
         let params = params(envelope.params).unwrap_or_default();
+        let method = Method::parse(method);
         return Message::Notification { method, params };
     };
     if !valid_id(id) {
@@ -432,7 +453,11 @@ fn validate<'a, P>(
         );
     }
     match params(envelope.params) {
-        Ok(params) => Message::Request { id, method, params },
+        Ok(params) => Message::Request {
+            id,
+            method: Method::parse(method),
+            params,
+        },
         Err(error) => invalid(Some(id), error),
     }
 }
@@ -542,7 +567,7 @@ mod tests {
         match classify(br#"{"jsonrpc":"2.0","id":"a\"b","method":"ping"}"#) {
             Message::Request { id, method, params } => {
                 assert_eq!(id.get(), r#""a\"b""#);
-                assert_eq!(method, "ping");
+                assert_eq!(method, Method::Ping);
                 assert!(params.name.is_none());
             }
             other => panic!("{other:?}"),
@@ -567,9 +592,9 @@ mod tests {
 
     #[test]
     fn strings_are_borrowed_and_null_is_absent() {
-        match classify(br#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"cursor":null,"name":"a\u0062"}}"#) {
+        match classify(br#"{"jsonrpc":"2.0","id":1,"method":"tools/lis","params":{"cursor":null,"name":"a\u0062"}}"#) {
             Message::Request { method, params, .. } => {
-                assert!(matches!(method, Cow::Borrowed("tools/list")));
+                assert!(matches!(method, Method::Other(Cow::Borrowed("tools/lis"))));
                 assert!(params.cursor.is_none());
                 assert!(matches!(params.name, Some(Cow::Owned(ref n)) if n == "ab"));
             }

@@ -19,7 +19,7 @@ use crate::call::context::Context;
 use crate::call::gate::Gate;
 use crate::call::record::{CallRecord, TaskSlot};
 use crate::call::span::CallSpan;
-use crate::call::spec::Invocation;
+use crate::call::spec::{Invocation, ItemInfo};
 use crate::protocol::id::IdKey;
 use crate::protocol::jsonrpc::ProtocolError;
 use crate::protocol::params::{Meta, Params};
@@ -103,10 +103,22 @@ impl Session {
             .as_deref()
             .ok_or_else(|| ProtocolError::invalid_params("missing field `name`"))?;
         // A tool the caller may not see is as unknown as one that does not exist.
-        let tool = registry
-            .find(name)
-            .filter(|tool| engine.visible(tool.spec, scope.outlet))
-            .ok_or_else(|| ProtocolError::unknown_tool(name))?;
+        let tool = match registry.find(name) {
+            Some(tool) if engine.visible(tool.spec, scope.outlet) => tool,
+            Some(tool) => {
+                let unknown = ProtocolError::unknown_tool(name);
+                return Err(engine.hidden(ItemInfo::new(tool.spec), scope.outlet, unknown));
+            }
+            None => return Err(ProtocolError::unknown_tool(name)),
+        };
+        // Arguments a request also carries outside its message (a 2026-07-28 HTTP request's
+        // `Mcp-Param-*` headers) must agree with it.
+        if !tool.compiled.headers.is_empty() {
+            scope
+                .outlet
+                .mirrors(&tool.compiled.headers, params.arguments)
+                .map_err(ProtocolError::header_mismatch)?;
+        }
         let arguments = match params.arguments.filter(|a| a.get() != "null") {
             Some(a) if !a.get().starts_with('{') => {
                 return Err(ProtocolError::invalid_params(

@@ -25,6 +25,7 @@ use serde_json::value::RawValue;
 use crate::call::client::DeclaredClient;
 use crate::protocol::id::IdKey;
 use crate::protocol::jsonrpc::{self, ProtocolError};
+use crate::protocol::method::Method;
 use crate::protocol::params::{Meta, Params, SUBSCRIPTION_ID};
 use crate::protocol::wire;
 use crate::protocol::{Era, ProtocolVersion};
@@ -41,32 +42,11 @@ use crate::server::skills;
 /// while it lasts, so a client cannot grow the server without bound.
 const MAX_SUBSCRIPTIONS: usize = 4096;
 
-/// The methods of prompts, resources, completion, tasks and the skills extension (served when
-/// the server offers them; a session must be initialized first, as for tools).
-const SERVED: [&str; 16] = [
-    "prompts/list",
-    "prompts/get",
-    "resources/list",
-    "resources/templates/list",
-    "resources/read",
-    "resources/subscribe",
-    "resources/unsubscribe",
-    "completion/complete",
-    "skills/list",
-    "skills/get",
-    "resources/directory/read",
-    "tasks/get",
-    "tasks/update",
-    "tasks/cancel",
-    "tasks/result",
-    "tasks/list",
-];
-
 impl Session {
     pub(crate) fn request(
         &self,
         id: &RawValue,
-        method: &str,
+        method: &Method<'_>,
         params: &Params<'_>,
         scope: RequestScope<'_>,
         batch: Option<&Arc<Batch>>,
@@ -89,23 +69,29 @@ impl Session {
         }
         let engine = &self.engine;
         match method {
-            "initialize" if batch.is_some() => Err(ProtocolError::invalid_request(
+            Method::Initialize if batch.is_some() => Err(ProtocolError::invalid_request(
                 "`initialize` must not be part of a batch",
             )),
-            "initialize" => self.initialize(id, params, scope),
-            "ping" => Ok(Reply::Now(jsonrpc::result_line(id, &serde_json::json!({})))),
-            "tools/list" => list(id, engine, self.version()?, params, scope),
-            "tools/call" => {
+            Method::Initialize => self.initialize(id, params, scope),
+            Method::Ping => Ok(Reply::Now(jsonrpc::result_line(id, &serde_json::json!({})))),
+            Method::ToolsList => list(id, engine, self.version()?, params, scope),
+            Method::ToolsCall => {
                 let version = self.version()?;
                 self.call(id, version, params, &meta, scope, batch)
             }
-            "logging/setLevel" => {
+            Method::LoggingSetLevel => {
                 self.version()?;
                 let level = log_level(params.rare().level.as_deref())?;
                 *self.log_level.lock().unwrap_or_else(|e| e.into_inner()) = level;
                 Ok(Reply::Now(jsonrpc::result_line(id, &serde_json::json!({}))))
             }
-            _ if !SERVED.contains(&method) => Err(ProtocolError::method_not_found(method)),
+            // The methods only the other era has, and notifications sent as requests.
+            Method::ServerDiscover
+            | Method::SubscriptionsListen
+            | Method::Cancelled
+            | Method::RootsListChanged
+            | Method::Initialized
+            | Method::Other(_) => Err(ProtocolError::method_not_found(method.name())),
             _ => {
                 let version = self.version()?;
                 let request = Request {
@@ -124,7 +110,7 @@ impl Session {
     /// other, and for those the server does not offer (it declared no such capability).
     fn served(
         &self,
-        method: &str,
+        method: &Method<'_>,
         request: &Request<'_>,
         batch: Option<&Arc<Batch>>,
     ) -> Result<Reply, ProtocolError> {
@@ -137,33 +123,33 @@ impl Session {
         let scope = request.scope;
         let engine = &self.engine;
         match method {
-            "prompts/list" if offer.prompts => {
+            Method::PromptsList if offer.prompts => {
                 lists::list(Listing::Prompts, id, engine, version, cursor, scope)
             }
-            "prompts/get" if offer.prompts => self.get_prompt(request, batch),
-            "resources/list" if offer.resources => {
+            Method::PromptsGet if offer.prompts => self.get_prompt(request, batch),
+            Method::ResourcesList if offer.resources => {
                 lists::list(Listing::Resources, id, engine, version, cursor, scope)
             }
-            "resources/templates/list" if offer.resources => {
+            Method::ResourcesTemplatesList if offer.resources => {
                 lists::list(Listing::Templates, id, engine, version, cursor, scope)
             }
-            "resources/read" if offer.resources => self.read_resource(request, batch),
-            "resources/subscribe" | "resources/unsubscribe"
+            Method::ResourcesRead if offer.resources => self.read_resource(request, batch),
+            Method::ResourcesSubscribe | Method::ResourcesUnsubscribe
                 if offer.resources
                     && offer.updates
                     && version.has_resource_subscribe_requests() =>
             {
-                self.subscribe(method == "resources/subscribe", request)
+                self.subscribe(*method == Method::ResourcesSubscribe, request)
             }
-            "completion/complete" if offer.completions => self.complete(request, batch),
-            _ if offer.tasks && method.starts_with("tasks/") => {
+            Method::CompletionComplete if offer.completions => self.complete(request, batch),
+            _ if offer.tasks && method.is_task_method() => {
                 self.task_request(method, request, batch)
             }
             _ => engine
                 .skills
                 .as_ref()
                 .and_then(|skills| skills::answer(method, skills, engine, request))
-                .unwrap_or_else(|| Err(ProtocolError::method_not_found(method))),
+                .unwrap_or_else(|| Err(ProtocolError::method_not_found(method.name()))),
         }
     }
 
@@ -184,21 +170,26 @@ impl Session {
                  from one first"
             )));
         }
-        match subscribe {
-            true => subscribed.insert(uri.to_owned()),
-            false => subscribed.remove(uri),
-        };
-        Ok(Reply::Now(jsonrpc::result_line(
-            request.id,
-            &serde_json::json!({}),
-        )))
+        // A resource the caller lacks scopes for is not subscribed to (it hears nothing of what
+        // it may not read); over HTTP the request is refused with the scopes, so that the
+        // client can ask for them.
+        let engine = &self.engine;
+        let lacking = engine.lacking_uri(&engine.catalog(), uri, request.scope.outlet);
+        if lacking.is_none() {
+            match subscribe {
+                true => subscribed.insert(uri.to_owned()),
+                false => subscribed.remove(uri),
+            };
+        }
+        let done = Reply::Now(jsonrpc::result_line(request.id, &serde_json::json!({})));
+        Ok(done.unless_lacking(lacking))
     }
 
     /// A 2026-07-28 request: everything it needs is in its own `_meta`.
     fn stateless(
         &self,
         id: &RawValue,
-        method: &str,
+        method: &Method<'_>,
         params: &Params<'_>,
         meta: &Meta<'_>,
         scope: RequestScope<'_>,
@@ -215,7 +206,7 @@ impl Session {
         scope.span.revision(version);
         let engine = &self.engine;
         match method {
-            "server/discover" => {
+            Method::ServerDiscover => {
                 let result = wire::discover(
                     &engine.info,
                     &engine.server_meta,
@@ -224,9 +215,9 @@ impl Session {
                 );
                 Ok(Reply::Now(jsonrpc::result_line(id, &result)))
             }
-            "tools/list" => list(id, engine, version, params, scope),
-            "tools/call" => self.call(id, version, params, meta, scope, None),
-            "subscriptions/listen" => self.listen(id, params, scope),
+            Method::ToolsList => list(id, engine, version, params, scope),
+            Method::ToolsCall => self.call(id, version, params, meta, scope, None),
+            Method::SubscriptionsListen => self.listen(id, params, scope),
             _ => {
                 let request = Request {
                     id,

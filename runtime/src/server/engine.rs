@@ -14,24 +14,18 @@ use crate::call::spec::{ItemInfo, ToolSpec};
 use crate::call::state::States;
 use crate::protocol::ProtocolVersion;
 use crate::protocol::jsonrpc::ProtocolError;
-#[cfg(feature = "http")]
-use crate::protocol::params::Params;
 use crate::protocol::wire::{Cache, Offer, ServerInfo};
 use crate::resources::skills::load::Skills;
 use crate::run::inflight::{InFlight, RunningTasks};
 use crate::run::middleware::Chain;
 use crate::run::workers::Workers;
-#[cfg(feature = "http")]
-use crate::server::catalog::Reached;
-use crate::server::catalog::{Catalog, Items};
+use crate::server::catalog::{Catalog, Items, Reached};
 use crate::server::listeners::{List, Listeners};
 use crate::server::registry::Registry;
 use crate::server::request_state::Sealer;
 use crate::server::served_items::{ServedPrompt, ServedResource};
 use crate::server::toolset::ToolSet;
-#[cfg(feature = "http")]
-use crate::server::visibility::Caller;
-use crate::server::visibility::{self, Rule};
+use crate::server::visibility::{self, Caller, Rule};
 use crate::tasks::book::TaskBook;
 
 /// What hears a client's roots change.
@@ -199,10 +193,29 @@ impl Engine {
         name: &str,
         outlet: &Outlet,
     ) -> Result<&'c Arc<ServedPrompt>, ProtocolError> {
-        catalog
-            .prompt(name)
-            .filter(|p| self.visible_item(p.spec.info(), outlet))
-            .ok_or_else(|| ProtocolError::unknown_prompt(name))
+        match catalog.prompt(name) {
+            Some(prompt) if self.visible_item(prompt.spec.info(), outlet) => Ok(prompt),
+            Some(prompt) => Err(self.hidden(
+                prompt.spec.info(),
+                outlet,
+                ProtocolError::unknown_prompt(name),
+            )),
+            None => Err(ProtocolError::unknown_prompt(name)),
+        }
+    }
+
+    /// The error a request for an item the caller may not see gets: `unknown`, with the scopes
+    /// it lacks when that is why (see [`Engine::lacking`]).
+    pub(crate) fn hidden(
+        &self,
+        item: ItemInfo,
+        outlet: &Outlet,
+        unknown: ProtocolError,
+    ) -> ProtocolError {
+        match self.lacking(item, outlet) {
+            Some(scopes) => unknown.forbidden(scopes),
+            None => unknown,
+        }
     }
 
     /// Whether the caller of a request through `outlet` may see `item`.
@@ -210,43 +223,51 @@ impl Engine {
         visibility::allows_item(self.visibility.as_ref(), item, outlet)
     }
 
-    /// The scopes the item a request names needs, when its verified caller lacks one of them
-    /// but may otherwise see it (the visibility rule lets it): the tool of `tools/call`, the
-    /// prompt of `prompts/get`, the resource of `resources/read` and `resources/subscribe`.
-    /// Asked before the request runs, so that an authorization layer can answer 403 naming
-    /// them; `None` for every other request, which goes on to be served (or refused) as usual.
-    #[cfg(feature = "http")]
-    pub(crate) fn unmet_scopes(
+    /// The scopes `item` needs, when the verified caller of a request through `outlet` lacks
+    /// one of them but may otherwise see it (the visibility rule lets it): such a request is
+    /// refused as for an unknown item, with the scopes, which a transport that lets the client
+    /// ask for more answers with (HTTP: 403, so that the client can step up). `None` for
+    /// every other caller and item.
+    pub(crate) fn lacking(
         &self,
-        method: &str,
-        params: &Params<'_>,
-        extensions: &http::Extensions,
+        item: ItemInfo,
+        outlet: &Outlet,
     ) -> Option<&'static [&'static str]> {
         if !self.scoped.load(Ordering::Relaxed) {
             return None;
         }
-        let caller = Caller::of(extensions);
+        let caller = Caller::new(outlet);
         let auth = caller.auth()?;
+        let scopes = item.scopes();
+        let lacking = scopes.iter().any(|s| !auth.has_scope(s));
+        let rule = || {
+            self.visibility
+                .as_ref()
+                .is_none_or(|rule| rule(item, &caller))
+        };
+        (lacking && rule()).then_some(scopes)
+    }
+
+    /// What [`Engine::lacking`] finds for the resource a read of `uri` would reach.
+    pub(crate) fn lacking_uri(
+        &self,
+        catalog: &Catalog,
+        uri: &str,
+        outlet: &Outlet,
+    ) -> Option<&'static [&'static str]> {
+        if !self.scoped.load(Ordering::Relaxed) {
+            return None;
+        }
+        let caller = Caller::new(outlet);
         let rule = |item: ItemInfo| {
             self.visibility
                 .as_ref()
                 .is_none_or(|rule| rule(item, &caller))
         };
-        let item = match method {
-            "tools/call" => ItemInfo::new(self.registry().find(params.name.as_deref()?)?.spec),
-            "prompts/get" => self.catalog().prompt(params.name.as_deref()?)?.spec.info(),
-            "resources/read" | "resources/subscribe" => {
-                let catalog = self.catalog();
-                match catalog.reach(params.uri.as_deref()?, |r| rule(r.spec.info())) {
-                    Reached::Resource(resource, _) => resource.spec.info(),
-                    _ => return None,
-                }
-            }
-            _ => return None,
-        };
-        let scopes = item.scopes();
-        let lacking = scopes.iter().any(|s| !auth.has_scope(s));
-        (lacking && rule(item)).then_some(scopes)
+        match catalog.reach(uri, |r| rule(r.spec.info())) {
+            Reached::Resource(resource, _) => self.lacking(resource.spec.info(), outlet),
+            _ => None,
+        }
     }
 
     /// Whether the caller of a request through `outlet` may call the tool.

@@ -8,12 +8,13 @@ use std::sync::Arc;
 use serde_json::value::RawValue;
 
 use crate::call::outlet::Outlet;
-use crate::call::span::{Outcome, RequestSpan, Target};
+use crate::call::span::{Outcome, RequestSpan};
 #[cfg(feature = "opentelemetry")]
 use crate::call::trace_context::TraceContext;
 use crate::protocol::ProtocolVersion;
 use crate::protocol::id::IdKey;
 use crate::protocol::jsonrpc::{self, Message, ProtocolError};
+use crate::protocol::method::Method;
 use crate::server::batch::Batch;
 use crate::server::reply::{Reply, id_in_use, refuse};
 use crate::server::session::{RequestScope, Session};
@@ -44,8 +45,8 @@ impl Session {
     ) -> Reply {
         match message {
             Message::Request { id, method, params } => {
-                let target = Target::of(&method, params.name.as_deref(), params.uri.as_deref());
-                let span = RequestSpan::start(&method, target, id, outlet.transport());
+                let target = method.target(&params);
+                let span = RequestSpan::start(method.name(), target, id, outlet.transport());
                 #[cfg(feature = "opentelemetry")]
                 if let Some(context) = trace_context(&params, outlet) {
                     span.parent(&context);
@@ -54,7 +55,7 @@ impl Session {
                 // An id in flight cannot be reused: the client could not tell the answers apart.
                 // (`tools/call` checks as it registers the call; every other request here, since
                 // some answer before they would register.)
-                let answer = if method != "tools/call" && self.open.contains(&IdKey::of(id)) {
+                let answer = if method != Method::ToolsCall && self.open.contains(&IdKey::of(id)) {
                     refuse(Some(id), &id_in_use(id))
                 } else {
                     let scope = RequestScope {
@@ -64,9 +65,14 @@ impl Session {
                     self.request(id, &method, &params, scope, batch)
                         .unwrap_or_else(|error| refuse(Some(id), &error))
                 };
-                match &answer {
+                let ended = match &answer {
+                    Reply::Forbidden(_, otherwise) => otherwise,
+                    answer => answer,
+                };
+                match ended {
                     Reply::Now(_) | Reply::Stream(_) => span.end(Outcome::Ok),
                     Reply::Error(code, _) => span.end(Outcome::Error(*code)),
+                    Reply::Forbidden(..) => unreachable!("a refusal holds no other"),
                     // A call ends its span with its answer.
                     Reply::Later(_) | Reply::Batch(_) | Reply::None => {}
                 }
@@ -75,13 +81,13 @@ impl Session {
             Message::Notification { method, params } => {
                 // Notifications are never answered; malformed ones are ignored, as the
                 // specification asks.
-                match &*method {
-                    "notifications/cancelled" => {
+                match method {
+                    Method::Cancelled => {
                         if let Some(id) = params.rare().request_id {
                             self.open.cancel(&IdKey::of(id));
                         }
                     }
-                    "notifications/roots/list_changed" => self.roots_changed(),
+                    Method::RootsListChanged => self.roots_changed(),
                     _ => {}
                 }
                 Reply::None
@@ -126,6 +132,11 @@ impl Session {
             let message = jsonrpc::classify(element.get().as_bytes());
             match self.message(message, outlet, Some(&batch)) {
                 Reply::Now(line) | Reply::Stream(line) | Reply::Error(_, line) => batch.add(line),
+                // A batch element is answered in the batch, as by transports without a 403.
+                Reply::Forbidden(_, otherwise) => match *otherwise {
+                    Reply::Now(line) | Reply::Error(_, line) => batch.add(line),
+                    _ => unreachable!("a refusal is an answer now"),
+                },
                 Reply::Later(call) => {
                     batch.expect();
                     calls.push(call);

@@ -136,7 +136,16 @@ impl Session {
         let visible = |r: &crate::server::served_items::ServedResource| {
             self.engine.visible_item(r.spec.info(), outlet)
         };
-        let (resource, values) = match catalog.reach(uri, visible) {
+        let reached = match catalog.reach(uri, visible) {
+            Reached::Resource(resource, values) => Reached::Resource(resource, values),
+            // One the caller lacks scopes for, as one that does not exist, with the scopes.
+            _ if let Some(scopes) = self.engine.lacking_uri(&catalog, uri, outlet) => {
+                let unknown = ProtocolError::resource_not_found(version, uri, None);
+                return Err(unknown.forbidden(scopes));
+            }
+            other => other,
+        };
+        let (resource, values) = match reached {
             Reached::Resource(resource, values) => (resource, values),
             Reached::Refused(refused) => {
                 return Err(ProtocolError::resource_not_found(

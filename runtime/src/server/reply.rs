@@ -24,6 +24,11 @@ pub(crate) enum Reply {
     /// An error response, now, with its JSON-RPC code (some transports give some codes a
     /// status of their own).
     Error(ErrorCode, Vec<u8>),
+    /// A request for an item the caller's verified credentials lack scopes for, which it could
+    /// otherwise see: every scope the item needs, for a transport that lets a client ask for
+    /// more (HTTP's 403), and what the others answer (as for an item that does not exist).
+    #[allow(dead_code, reason = "the scopes are the HTTP transport's alone")]
+    Forbidden(Box<[String]>, Box<Reply>),
     /// A call (of a tool, a prompt or a resource): start it. Its notifications, and then its
     /// response, come through the outlet the message was handled with.
     Later(Later),
@@ -63,12 +68,25 @@ impl Later {
 }
 
 impl Reply {
+    /// `self`, or for a request for an item the caller lacks `scopes` for, what HTTP answers
+    /// it with instead (see [`Reply::Forbidden`]).
+    pub(crate) fn unless_lacking(self, scopes: Option<&[&str]>) -> Reply {
+        match scopes {
+            Some(scopes) => {
+                let scopes = scopes.iter().map(|s| (*s).to_owned()).collect();
+                Reply::Forbidden(scopes, Box::new(self))
+            }
+            None => self,
+        }
+    }
+
     /// Acts on what a message got: lines go to the outlet; calls start, and send their
     /// answers through the outlet when they finish.
     pub(crate) fn deliver(self, outlet: &Outlet) {
         match self {
             Reply::None => {}
             Reply::Now(line) | Reply::Error(_, line) | Reply::Stream(line) => outlet.send(line),
+            Reply::Forbidden(_, otherwise) => otherwise.deliver(outlet),
             Reply::Later(call) => call.start(),
             Reply::Batch(calls) => calls.into_iter().for_each(Later::start),
         }
@@ -77,7 +95,11 @@ impl Reply {
 
 /// The error answer to a request (or to a message whose id could not be read).
 pub(crate) fn refuse(id: Option<&RawValue>, error: &ProtocolError) -> Reply {
-    Reply::Error(error.code(), jsonrpc::error_line(id, error))
+    let refused = Reply::Error(error.code(), jsonrpc::error_line(id, error));
+    match error.needed_scopes() {
+        Some(scopes) => Reply::Forbidden(scopes.into(), Box::new(refused)),
+        None => refused,
+    }
 }
 
 pub(crate) fn id_in_use(id: &RawValue) -> ProtocolError {

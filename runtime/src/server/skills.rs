@@ -13,6 +13,7 @@ use serde_json::{Value, json};
 
 use crate::protocol::ProtocolVersion;
 use crate::protocol::jsonrpc::{self, ProtocolError};
+use crate::protocol::method::Method;
 use crate::protocol::quote::quoted;
 use crate::resources::skills::error::DirectoryError;
 use crate::resources::skills::load::Skills;
@@ -22,7 +23,7 @@ use crate::server::reply::Reply;
 
 /// The extension's methods; `None` for any other.
 pub(crate) fn answer(
-    method: &str,
+    method: &Method<'_>,
     skills: &Skills,
     engine: &Engine,
     request: &Request<'_>,
@@ -34,11 +35,11 @@ pub(crate) fn answer(
         || ProtocolError::invalid_params("unknown `cursor`; start again without one");
     let missing_uri = || ProtocolError::invalid_params("missing field `uri`");
     let (result, cacheable) = match method {
-        "skills/list" => (
+        Method::SkillsList => (
             skills.list(cursor, size).map_err(|_| unknown_cursor()),
             true,
         ),
-        "skills/get" => {
+        Method::SkillsGet => {
             let result = uri.ok_or_else(missing_uri).and_then(|uri| {
                 skills.get(uri).ok_or_else(|| {
                     ProtocolError::invalid_params(format_args!(
@@ -49,7 +50,7 @@ pub(crate) fn answer(
             });
             (result, true)
         }
-        "resources/directory/read" => {
+        Method::ResourcesDirectoryRead => {
             let result = uri.ok_or_else(missing_uri).and_then(|uri| {
                 skills.directory(uri, cursor, size).map_err(|e| match e {
                     DirectoryError::NotADirectory => ProtocolError::invalid_params(format_args!(

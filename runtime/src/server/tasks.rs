@@ -22,6 +22,7 @@ use crate::call::record::CallRecord;
 use crate::protocol::ProtocolVersion;
 use crate::protocol::id::is_random_id;
 use crate::protocol::jsonrpc::{self, ProtocolError};
+use crate::protocol::method::Method;
 use crate::protocol::quote::quoted;
 use crate::server::batch::Batch;
 use crate::server::calls::Request;
@@ -46,7 +47,7 @@ fn unknown(id: &str) -> ProtocolError {
 }
 
 /// A `tasks/*` request, once its era and method are known to be served.
-enum Method {
+enum TaskMethod {
     Get,
     Update(Map<String, Value>),
     Cancel,
@@ -58,36 +59,36 @@ impl Session {
     /// A `tasks/*` request (the server runs tasks).
     pub(crate) fn task_request(
         &self,
-        method: &str,
+        method: &Method<'_>,
         request: &Request<'_>,
         batch: Option<&Arc<Batch>>,
     ) -> Result<Reply, ProtocolError> {
         let version = request.version;
         let modern = version.has_tasks_extension();
         if !modern && !version.has_experimental_tasks() {
-            return Err(ProtocolError::method_not_found(method));
+            return Err(ProtocolError::method_not_found(method.name()));
         }
         let known = match method {
-            "tasks/get" | "tasks/cancel" => true,
-            "tasks/update" => modern,
-            "tasks/result" | "tasks/list" => !modern,
+            Method::TasksGet | Method::TasksCancel => true,
+            Method::TasksUpdate => modern,
+            Method::TasksResult | Method::TasksList => !modern,
             _ => false,
         };
         if !known {
-            return Err(ProtocolError::method_not_found(method));
+            return Err(ProtocolError::method_not_found(method.name()));
         }
         if modern && !declares_extension(request.meta) {
             return Err(missing_extension("`tasks/*`"));
         }
         let method = match method {
-            "tasks/get" => Method::Get,
-            "tasks/cancel" => Method::Cancel,
-            "tasks/update" => Method::Update(responses(request)?),
-            "tasks/result" => Method::Result,
-            _ => Method::List,
+            Method::TasksGet => TaskMethod::Get,
+            Method::TasksCancel => TaskMethod::Cancel,
+            Method::TasksUpdate => TaskMethod::Update(responses(request)?),
+            Method::TasksResult => TaskMethod::Result,
+            _ => TaskMethod::List,
         };
         let id = match method {
-            Method::List => String::new(),
+            TaskMethod::List => String::new(),
             _ => request
                 .params
                 .rare()
@@ -98,7 +99,7 @@ impl Session {
         };
         // An id this server could not have made is unknown before anything is looked up (or
         // watched) for it.
-        if !matches!(method, Method::List) && !is_random_id(&id) {
+        if !matches!(method, TaskMethod::List) && !is_random_id(&id) {
             return Err(unknown(&id));
         }
         let owner = self.task_owner(version, request.scope);
@@ -109,7 +110,7 @@ impl Session {
             name: "tasks",
             // Reading or changing a task is quick, and must not wait behind the tasks running
             // (which count as calls); a `tasks/result` waits, and counts.
-            counted: matches!(method, Method::Result),
+            counted: matches!(method, TaskMethod::Result),
             instance: None,
             arguments: Arguments::new(None),
             uri: None,
@@ -117,8 +118,8 @@ impl Session {
             produce: Box::new(move |invocation, _| {
                 Box::pin(async move {
                     let answer = match method {
-                        Method::List => list(&book, &owner, &listed, version).await,
-                        Method::Result => {
+                        TaskMethod::List => list(&book, &owner, &listed, version).await,
+                        TaskMethod::Result => {
                             let record = Arc::clone(&invocation.context.0);
                             let asker = Asker { peer, record };
                             result(&book, &id, &owner, &asker).await
@@ -190,19 +191,19 @@ async fn one(
     book: &TaskBook,
     id: &str,
     owner: &str,
-    method: Method,
+    method: TaskMethod,
     version: ProtocolVersion,
 ) -> Result<Value, Refusal> {
     let acknowledged = || json!({});
     match method {
-        Method::Get => Ok(wire::detailed(&book.get(id, owner).await?, version)),
-        Method::Update(responses) => {
+        TaskMethod::Get => Ok(wire::detailed(&book.get(id, owner).await?, version)),
+        TaskMethod::Update(responses) => {
             // Cloned for each try: a try that lost to another replica's change runs again.
             book.change(id, owner, |task, now| task.respond(responses.clone(), now))
                 .await?;
             Ok(acknowledged())
         }
-        Method::Cancel => {
+        TaskMethod::Cancel => {
             let mut ended = None;
             let task = book
                 .change(id, owner, |task, now| {
@@ -222,7 +223,7 @@ async fn one(
                 _ => Ok(Value::Object(wire::fields(&task, version))),
             }
         }
-        Method::Result | Method::List => unreachable!("answered apart"),
+        TaskMethod::Result | TaskMethod::List => unreachable!("answered apart"),
     }
 }
 

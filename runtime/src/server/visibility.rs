@@ -26,14 +26,6 @@ impl<'a> Caller<'a> {
         }
     }
 
-    /// The caller of an HTTP request, before it is dispatched.
-    #[cfg(feature = "http")]
-    pub(crate) fn of(extensions: &'a http::Extensions) -> Caller<'a> {
-        Caller {
-            extensions: Some(extensions),
-        }
-    }
-
     /// A value the request carried in its [`Extensions`](crate::Extensions): put there by a
     /// layer in front of the HTTP endpoint (the caller an authentication layer verified, its
     /// claims or scopes) or by a test; `None` over stdio.

@@ -27,6 +27,7 @@ use crate::server::engine::Engine;
 use crate::server::reply::Reply;
 use crate::transport::http::body::{DRAIN, declared, drain};
 use crate::transport::http::config::Http;
+use crate::transport::http::oauth::Protected;
 use crate::transport::http::reply::{
     Accepts, accepted, answer_status, error, event_response, json, refusal, status_of,
 };
@@ -172,6 +173,13 @@ impl Endpoint {
             Reply::Error(code, line) => {
                 let status = status_of(code, era);
                 return self.at_once(status, line, stream, accepts, priming);
+            }
+            // An item the caller lacks scopes for: 403 naming them, so that the client can ask
+            // for them (step-up), rather than the unknown item it is otherwise shown.
+            Reply::Forbidden(scopes, ..) => {
+                let protected = outlet.extensions().and_then(|e| e.get::<Protected>());
+                let scopes: Vec<&str> = scopes.iter().map(String::as_str).collect();
+                return Protected::insufficient(protected, &scopes);
             }
             Reply::Stream(ack) => {
                 stream.send(ack);

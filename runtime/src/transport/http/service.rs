@@ -22,11 +22,12 @@ use http::{Method, Request, Response, StatusCode};
 
 use crate::call::auth::Auth;
 use crate::protocol::jsonrpc::{self, Message};
+use crate::protocol::method::Method as McpMethod;
 use crate::server::engine::Engine;
 use crate::transport::http::body;
 use crate::transport::http::config::Http;
 use crate::transport::http::endpoint::Endpoint;
-use crate::transport::http::oauth::{Protected, stream_deadline};
+use crate::transport::http::oauth::stream_deadline;
 use crate::transport::http::reply::{accepts, error, is_json, not_allowed, refusal};
 use crate::transport::http::sessioned::legacy_version_header;
 use crate::transport::http::stateless::claim;
@@ -168,22 +169,16 @@ impl Endpoint {
             Err(refused) => return refused,
         };
         let message = jsonrpc::classify(&body);
-        // An item the caller lacks scopes for: 403 naming them, so the client can ask for
-        // them (step-up), rather than the unknown item the caller is otherwise shown.
-        if let Message::Request { method, params, .. } = &message
-            && let Some(scopes) = self.engine.unmet_scopes(method, params, &parts.extensions)
-        {
-            return Protected::insufficient(parts.extensions.get::<Protected>(), scopes);
-        }
         // A stream that outlives its request ends when its token expires: none for a token
         // that has already.
         let until = match &message {
-            Message::Request { method, .. } if method == "subscriptions/listen" => {
-                match stream_deadline(&parts.extensions) {
-                    Ok(until) => until,
-                    Err(refused) => return *refused,
-                }
-            }
+            Message::Request {
+                method: McpMethod::SubscriptionsListen,
+                ..
+            } => match stream_deadline(&parts.extensions) {
+                Ok(until) => until,
+                Err(refused) => return *refused,
+            },
             _ => None,
         };
         let modern = match &message {
@@ -201,7 +196,7 @@ impl Endpoint {
         };
         match modern {
             true => {
-                self.modern(&parts.headers, message, parts.extensions, accepts, until)
+                self.modern(parts.headers, message, parts.extensions, accepts, until)
                     .await
             }
             false => {

@@ -8,6 +8,7 @@ use http::{HeaderMap, HeaderValue, Response, StatusCode};
 use crate::call::auth::Auth;
 use crate::call::outlet::Outlet;
 use crate::protocol::jsonrpc::{Message, ProtocolError};
+use crate::protocol::method::Method;
 use crate::protocol::params::PROTOCOL_VERSION;
 use crate::protocol::{Era, ProtocolVersion};
 use crate::server::reply::Reply;
@@ -33,8 +34,13 @@ impl Endpoint {
         accepts: Accepts,
     ) -> Response<ResponseBody> {
         let id_of = request_id;
-        let initialize =
-            matches!(&message, Message::Request { method, .. } if method == "initialize");
+        let initialize = matches!(
+            &message,
+            Message::Request {
+                method: Method::Initialize,
+                ..
+            }
+        );
         let caller = extensions.get::<Auth>();
         let session = match headers.get(SESSION_ID).and_then(|v| v.to_str().ok()) {
             Some(id) => match self.sessions.get(id, caller) {
@@ -62,6 +68,7 @@ impl Endpoint {
             RequestSink {
                 stream: Arc::clone(&stream),
                 extensions: extensions.into(),
+                headers: None,
             },
         );
         let id = id_of(&message);

@@ -7,6 +7,7 @@ use http::{HeaderMap, Response, StatusCode};
 use crate::call::outlet::Outlet;
 use crate::protocol::Era;
 use crate::protocol::jsonrpc::{Message, ProtocolError};
+use crate::protocol::method::{Method, Target};
 use crate::protocol::params::{Meta, Params};
 use crate::server::session::Session;
 use crate::transport::http::endpoint::{Answering, Endpoint};
@@ -18,14 +19,14 @@ impl Endpoint {
     /// A 2026-07-28 POST: it stands alone; its headers must agree with its body.
     pub(super) async fn modern(
         self: &Arc<Self>,
-        headers: &HeaderMap,
+        headers: HeaderMap,
         message: Message<'_>,
         extensions: http::Extensions,
         accepts: Accepts,
         until: Option<tokio::time::Instant>,
     ) -> Response<ResponseBody> {
         let (id, method, params) = match &message {
-            Message::Request { id, method, params } => (Some(*id), method.as_ref(), params),
+            Message::Request { id, method, params } => (Some(*id), method, params),
             // 2026-07-28 defines no notification a client sends over HTTP.
             Message::Notification { .. } => return accepted(),
             _ => unreachable!("only requests and notifications claim a revision"),
@@ -41,7 +42,7 @@ impl Endpoint {
                 return error(StatusCode::BAD_REQUEST, id, &refused);
             }
         };
-        if let Err(refused) = self.modern_headers(headers, &version, method, params) {
+        if let Err(refused) = modern_headers(&headers, &version, method, params) {
             let refused = ProtocolError::header_mismatch(refused.0);
             return error(StatusCode::BAD_REQUEST, id, &refused);
         }
@@ -52,6 +53,7 @@ impl Endpoint {
             RequestSink {
                 stream: Arc::clone(&stream),
                 extensions: extensions.into(),
+                headers: Some(headers),
             },
         );
         let answer = session.message(message, &outlet, None);
@@ -63,42 +65,36 @@ impl Endpoint {
         self.respond(id, answer, stream, &outlet, accepts, answering)
             .await
     }
+}
 
-    fn modern_headers(
-        &self,
-        headers: &HeaderMap,
-        version: &str,
-        method: &str,
-        params: &Params<'_>,
-    ) -> Result<(), headers::Mismatch> {
-        headers::expect(headers, PROTOCOL_HEADER, version)?;
-        headers::expect(headers, "mcp-method", method)?;
-        // What a gateway routes by without reading the body: the prompt's name, the URI read,
-        // the task (SEP-2663).
-        let named = match method {
-            "prompts/get" => params.name.as_deref(),
-            "resources/read" => params.uri.as_deref(),
-            "tasks/get" | "tasks/update" | "tasks/cancel" => params.rare().task_id.as_deref(),
-            _ => None,
-        };
-        if let Some(name) = named {
-            headers::expect(headers, "mcp-name", name)?;
+/// The headers every 2026-07-28 POST carries agree with its body: its revision, its method and
+/// what it names. (The arguments a tool mirrors in headers are checked once the tool is found.)
+fn modern_headers(
+    headers: &HeaderMap,
+    version: &str,
+    method: &Method<'_>,
+    params: &Params<'_>,
+) -> Result<(), headers::Mismatch> {
+    headers::expect(headers, PROTOCOL_HEADER, version)?;
+    headers::expect(headers, "mcp-method", method.name())?;
+    if let Some(name) = routed_name(method, params) {
+        headers::expect(headers, "mcp-name", name)?;
+    }
+    Ok(())
+}
+
+/// The value a request's `Mcp-Name` header must carry (SEP-2663): what a gateway routes by
+/// without reading the body.
+fn routed_name<'p>(method: &Method<'_>, params: &'p Params<'_>) -> Option<&'p str> {
+    match (method, method.target(params)) {
+        (Method::ToolsCall, Target::Tool(name)) | (Method::PromptsGet, Target::Prompt(name)) => {
+            Some(name)
         }
-        if method == "tools/call"
-            && let Some(name) = params.name.as_deref()
-        {
-            headers::expect(headers, "mcp-name", name)?;
-            if let Some(tool) = self.engine.registry().find(name)
-                && !tool.compiled.headers.is_empty()
-            {
-                let arguments = params
-                    .arguments
-                    .and_then(|a| serde_json::from_str(a.get()).ok())
-                    .unwrap_or(serde_json::Value::Null);
-                headers::params(headers, &tool.compiled.headers, &arguments)?;
-            }
+        (Method::ResourcesRead, Target::Uri(uri)) => Some(uri),
+        (Method::TasksGet | Method::TasksUpdate | Method::TasksCancel, Target::Task(id)) => {
+            Some(id)
         }
-        Ok(())
+        _ => None,
     }
 }
 

@@ -15,11 +15,14 @@ use std::time::Duration;
 
 use bytes::Bytes;
 use http_body::{Body, Frame, SizeHint};
+use serde_json::value::RawValue;
 
 use crate::call::extensions::Extensions;
 use crate::call::outlet::Sink;
 use crate::call::record::CallRecord;
 use crate::protocol::code::ErrorCode;
+use crate::tools::headers::ParamHeader;
+use crate::transport::http::headers;
 
 /// How long a client waits before reconnecting to a stream the server let go (SSE `retry`).
 const RETRY_MS: u64 = 1000;
@@ -201,6 +204,9 @@ impl Sink for StandaloneSink {
 pub(crate) struct RequestSink {
     pub(crate) stream: Arc<EventStream>,
     pub(crate) extensions: Extensions,
+    /// A 2026-07-28 request's headers, which mirror some tools' arguments; `None` in a
+    /// session, whose requests mirror none.
+    pub(crate) headers: Option<http::HeaderMap>,
 }
 
 impl Sink for RequestSink {
@@ -221,6 +227,20 @@ impl Sink for RequestSink {
 
     fn extensions(&self) -> Option<&Extensions> {
         Some(&self.extensions)
+    }
+
+    fn mirrors(
+        &self,
+        declared: &[ParamHeader],
+        arguments: Option<&RawValue>,
+    ) -> Result<(), String> {
+        let Some(headers) = &self.headers else {
+            return Ok(());
+        };
+        let arguments = arguments
+            .and_then(|a| serde_json::from_str(a.get()).ok())
+            .unwrap_or(serde_json::Value::Null);
+        headers::params(headers, declared, &arguments).map_err(|m| m.0)
     }
 
     fn is_open(&self) -> bool {

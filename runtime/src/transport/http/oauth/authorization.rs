@@ -227,7 +227,7 @@ impl Authorization {
             .required
             .iter()
             .chain(hierarchy.flat_map(|(broad, narrower)| std::iter::once(broad).chain(narrower)));
-        if let Some(bad) = scopes.find(|s| !crate::call::auth::is_scope(s)) {
+        if let Some(bad) = scopes.find(|s| !is_scope(s)) {
             return Err(format!("`{bad}` is not a scope (RFC 6749 §3.3)"));
         }
         Ok(())
@@ -289,6 +289,15 @@ fn is_secure(url: &str) -> bool {
         }
         _ => false,
     }
+}
+
+/// Whether `scope` is one scope token (RFC 6749 §3.3): not empty, printable ASCII but space,
+/// `"` and `\`.
+fn is_scope(scope: &str) -> bool {
+    !scope.is_empty()
+        && scope
+            .bytes()
+            .all(|b| matches!(b, 0x21 | 0x23..=0x5B | 0x5D..=0x7E))
 }
 
 #[cfg(test)]
