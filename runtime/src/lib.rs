@@ -10,7 +10,8 @@
 //! The modules form layers, each importing only from those below it, and so do the files of
 //! every folder (a test keeps it so): `protocol` (revisions, JSON-RPC, wire shapes) → `tools`
 //! (outputs, binding, schemas, rendering) → `call` (what a tool sees of one call: its record,
-//! context, injectables and asks) → `run` (how calls run: threads, pools, middleware) →
+//! context, injectables and asks) → `item` (the generated code's contract: the header every
+//! item shares, each kind's spec) → `run` (how calls run: threads, pools, middleware) →
 //! `server` (builder, engine, sessions, dispatch) → `transport` (stdio, memory, HTTP) → `cli`
 //! and `testing`, with `private` (what generated code names) on top.
 
@@ -19,6 +20,7 @@
 mod call;
 mod cli;
 mod diagnostics;
+mod item;
 #[doc(hidden)]
 pub mod private;
 mod prompts;
@@ -34,13 +36,13 @@ mod transport;
 
 pub use call::{
     Answer, AskError, Auth, Cancellation, ClientInfo, Completing, Completion, Context, Elicit,
-    Extensions, Inject, IntoCompletion, ItemInfo, ItemKind, Log, NoForm, Progress, Prompt,
-    Requirements, Resource, Root, Roots, RootsChanged, Sample, SamplingMessage, SamplingRequest,
-    SamplingResult, State, TaskStart, Tool, ToolInfo,
+    Extensions, Inject, IntoCompletion, Log, NoForm, Progress, Requirements, Root, Roots,
+    RootsChanged, Sample, SamplingMessage, SamplingRequest, SamplingResult, State, TaskStart,
 };
 #[cfg(feature = "http")]
 pub use cli::ServeHttp;
 pub use cli::{Command, UsageError};
+pub use item::{ItemInfo, ItemKind, Prompt, Resource, Tool, ToolInfo};
 pub use prompts::{IntoPrompt, Messages, PromptMessage};
 pub use protocol::{CacheScope, Era, Level, McpError, ProtocolVersion, UrlElicitation};
 pub use resources::IntoContents;

@@ -5,13 +5,13 @@
 pub use crate::call::completion::{
     CompleteFn, Completer, Completing, CompletionFuture, complete_with,
 };
-pub use crate::call::discovery::{Item, MethodRegistration, Registration};
 pub use crate::call::inject::{Injector, Requirements, injector, sync_injectable};
-pub use crate::call::prompt::{Prompt, PromptSpec};
-pub use crate::call::resource::{Resource, ResourceSpec};
-pub use crate::call::spec::{
-    BoxFuture, Handler, Invocation, TaskSupport, Tool, ToolSpec, tool_future,
-};
+pub use crate::item::discovery::{Item, MethodRegistration, Registration};
+pub use crate::item::handler::{BoxFuture, Handler, Invocation, tool_future};
+pub use crate::item::header::Header;
+pub use crate::item::prompt::{Prompt, PromptSpec};
+pub use crate::item::resource::{Resource, ResourceSpec};
+pub use crate::item::tool::{TaskSupport, Tool, ToolSpec};
 pub use crate::prompts::{IntoPrompt, PromptOutput};
 pub use crate::protocol::wire::{Annotations, Icon};
 pub use crate::resources::{IntoContents, Read, ResourceOutput};

@@ -8,7 +8,7 @@ use std::time::Duration;
 use serde_json::{Value, json};
 use toolwright::prelude::*;
 use toolwright::testing::Client;
-use toolwright::{Error, ProtocolVersion, Server, ServerHandle};
+use toolwright::{Error, ItemKind, ProtocolVersion, Server, ServerHandle};
 
 /// Opens the day.
 #[mcp_prompt]
@@ -92,7 +92,7 @@ fn a_handle_adds_and_removes_prompts_and_resources_and_sessions_hear_it() {
     assert!(matches!(
         handle.remove_resource("weather://nowhere"),
         Err(Error::Unknown {
-            kind: "resource",
+            kind: ItemKind::Resource,
             ..
         })
     ));

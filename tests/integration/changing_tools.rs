@@ -10,7 +10,7 @@ use std::time::Duration;
 use common::PipedServer;
 use serde_json::{Value, json};
 use toolwright::prelude::*;
-use toolwright::{Error, ProtocolVersion, Server, ServerHandle};
+use toolwright::{Error, ItemKind, ProtocolVersion, Server, ServerHandle};
 
 /// Says a.
 #[mcp_tool]
@@ -100,10 +100,13 @@ fn handshake_sessions_hear_of_each_change() {
 
     assert!(matches!(
         handle.add_tool::<gamma>(),
-        Err(Error::DuplicateTool { .. })
+        Err(Error::Clash {
+            kind: ItemKind::Tool,
+            ..
+        })
     ));
     assert!(
-        matches!(handle.remove_tool("alpha"), Err(Error::UnknownTool(name)) if name == "alpha")
+        matches!(handle.remove_tool("alpha"), Err(Error::Unknown { kind: ItemKind::Tool, name }) if name == "alpha")
     );
     client.expect_silence(Duration::from_millis(100));
     piped.finish().unwrap();
@@ -318,15 +321,16 @@ fn a_name_clash_through_the_handle_names_the_served_tool_first() {
     let handle = server.handle();
     let _client = toolwright::testing::Client::new(server).unwrap();
     handle.add_tool::<gamma>().unwrap();
-    let Err(Error::DuplicateTool {
-        name,
+    let Err(Error::Clash {
+        kind: ItemKind::Tool,
+        detail,
         first,
         second,
     }) = handle.add_tool::<gamma_again>()
     else {
         panic!("a clash");
     };
-    assert_eq!(name, "gamma");
+    assert_eq!(detail, "two tools are named `gamma`");
     let line = |location: &str| -> u32 { location.rsplit(':').next().unwrap().parse().unwrap() };
     // `gamma_again` is defined above `gamma`, yet the served tool comes first.
     assert!(line(&first) > line(&second), "{first} then {second}");

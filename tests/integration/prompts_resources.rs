@@ -524,7 +524,8 @@ fn two_prompts_of_one_name_and_overlapping_resources_are_refused_at_start_up() {
     assert_eq!(
         error,
         format!(
-            "two prompts are named `draft`: one defined at {}, one at {}",
+            "two prompts are named `draft`: one defined at {}, one at {}; give one of them \
+             another name with #[mcp_prompt(name = \"...\")]",
             at(FIRST_DRAFT),
             at(SECOND_DRAFT)
         )

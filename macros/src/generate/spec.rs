@@ -1,5 +1,6 @@
-//! The fields every kind of item's spec has alike: its name and texts, how it runs and what its
-//! injected parameters need, its icons, tags and `_meta`, and where it is defined.
+//! What every kind of item's spec has alike: the header (its name and texts, what its injected
+//! parameters need, its icons, tags, scopes and `_meta`, and where it is defined), and how it
+//! runs.
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned};
@@ -10,8 +11,8 @@ use crate::generate::target::Target;
 use crate::generate::tokens::option;
 use crate::model::function::Function;
 
-/// The shared fields of a spec's struct expression, each followed by a comma, naming the
-/// handler `__call` and the requirements `__requirements` generated beside it.
+/// The shared fields of a spec's struct expression (`header` and `handler`), each followed by a
+/// comma, naming the handler `__call` and the requirements `__requirements` generated beside it.
 pub(crate) fn shared_fields(
     function: &Function<'_>,
     name: &str,
@@ -44,16 +45,18 @@ pub(crate) fn shared_fields(
     let file = quote_spanned!(site=> ::core::file!());
     let line = quote_spanned!(site=> ::core::line!());
     quote! {
-        name: #name,
-        title: #title,
-        description: #description,
+        header: #private::Header {
+            name: #name,
+            title: #title,
+            description: #description,
+            requirements: __requirements,
+            icons: &[#(#icons),*],
+            tags: &[#(#tags),*],
+            scopes: &[#(#scopes),*],
+            meta: #meta,
+            file: #file,
+            line: #line,
+        },
         handler: #private::Handler::#handler(__call),
-        requirements: __requirements,
-        icons: &[#(#icons),*],
-        tags: &[#(#tags),*],
-        scopes: &[#(#scopes),*],
-        meta: #meta,
-        file: #file,
-        line: #line,
     }
 }

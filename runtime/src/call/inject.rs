@@ -3,13 +3,13 @@
 
 use std::any::{TypeId, type_name};
 
-use crate::call::asking::form::{Form, Forms};
 use crate::call::auth::Auth;
 use crate::call::cancel::Cancellation;
 use crate::call::context::Context;
 use crate::call::log::Log;
 use crate::call::progress::Progress;
 use crate::call::state::State;
+use crate::call::to_client::form::{Form, Forms};
 use crate::tools::ToolOutput;
 
 /// A value a tool can take as a parameter that the server fills in, rather than the client.

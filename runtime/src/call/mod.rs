@@ -1,7 +1,6 @@
 //! What a tool sees of one call: its record (the request's facts, where its messages go, how it
-//! asks its client, its span, the gate that orders its messages), the [`Context`] and the other
-//! injectables, and the generated code's contract (`spec`). Each file imports only those above
-//! it in this list.
+//! asks its client, its span, the gate that orders its messages), the [`Context`], the other
+//! injectables and completion. Each file imports only those above it in this list.
 
 pub(crate) mod auth;
 pub(crate) mod client;
@@ -14,8 +13,8 @@ pub(crate) mod trace_context;
 
 pub(crate) mod span;
 
-pub(crate) mod asking;
 pub(crate) mod task;
+pub(crate) mod to_client;
 
 pub(crate) mod record;
 
@@ -30,14 +29,7 @@ pub(crate) mod inject;
 pub(crate) mod ask;
 pub(crate) mod task_start;
 
-pub(crate) mod spec;
-
 pub(crate) mod completion;
-
-pub(crate) mod prompt;
-pub(crate) mod resource;
-
-pub(crate) mod discovery;
 
 pub use ask::{
     Answer, AskError, Elicit, NoForm, Root, Roots, RootsChanged, Sample, SamplingMessage,
@@ -52,8 +44,5 @@ pub use extensions::Extensions;
 pub use inject::{Inject, Requirements};
 pub use log::Log;
 pub use progress::Progress;
-pub use prompt::Prompt;
-pub use resource::Resource;
-pub use spec::{ItemInfo, ItemKind, Tool, ToolInfo};
 pub use state::State;
 pub use task_start::TaskStart;

@@ -9,13 +9,13 @@ use std::sync::Arc;
 use serde_json::Value;
 use serde_json::value::RawValue;
 
-use crate::call::asking::Asking;
 use crate::call::client::{ClientSource, DeclaredClient};
 use crate::call::gate::Gate;
 use crate::call::outlet::Outlet;
 use crate::call::span::CallSpan;
 use crate::call::state::States;
 use crate::call::task::{Plan, TaskFuture, TaskRun};
+use crate::call::to_client::Asking;
 use crate::protocol::id::IdKey;
 use crate::protocol::{Level, ProtocolVersion};
 use crate::tools::ask_error::AskError;

@@ -446,6 +446,32 @@ fn cursor_of(page: usize) -> String {
 }
 
 /// The page a cursor of [`tool_page`]'s points at.
-pub(crate) fn page_of(cursor: &str) -> Option<usize> {
+fn page_of(cursor: &str) -> Option<usize> {
     cursor.strip_prefix("tw-page-")?.parse().ok()
+}
+
+/// Every list's pager: the entries of the page a cursor points at (the first without one),
+/// `size` to a page, and the number of the next page, if any; `None` for a cursor the server
+/// did not hand out. An empty list is one empty page.
+pub(crate) fn page_at<'e, T>(
+    entries: &'e [T],
+    size: usize,
+    cursor: Option<&str>,
+) -> Option<(&'e [T], Option<usize>)> {
+    let index = match cursor {
+        None | Some("") => 0,
+        Some(cursor) => page_of(cursor)?,
+    };
+    let pages = entries.len().div_ceil(size).max(1);
+    if index >= pages {
+        return None;
+    }
+    let start = index * size;
+    let next = (index + 1 < pages).then_some(index + 1);
+    Some((&entries[start..entries.len().min(start + size)], next))
+}
+
+/// The cursors of every page of `len` entries, `size` to a page, in order.
+pub(crate) fn cursors(len: usize, size: usize) -> impl Iterator<Item = Option<String>> {
+    (0..len.div_ceil(size).max(1)).map(|index| (index > 0).then(|| cursor_of(index)))
 }

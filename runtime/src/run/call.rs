@@ -9,10 +9,11 @@ use std::sync::Arc;
 use tracing::Instrument;
 
 use crate::call::record::CallRecord;
-use crate::call::spec::{Handler, Invocation};
+use crate::item::handler::{Handler, Invocation};
 use crate::run::middleware::Chain;
+use crate::run::once::metered;
 use crate::run::served::ServedTool;
-use crate::run::tool_call::{ToolCall, metered};
+use crate::run::tool_call::ToolCall;
 use crate::tools::ToolOutput;
 
 /// What becomes of a call's output: chosen by the layer that opened the call (it knows where
@@ -66,7 +67,7 @@ impl<F: Finish> Call<F> {
             .span
             .get()
             .span()
-            .in_scope(|| metered(&tool.pace, false, run, invocation));
+            .in_scope(|| metered(Some(&tool.pace), false, run, invocation));
         if let Some(wait) = record.gate.spacing() {
             std::thread::sleep(wait);
         }

@@ -11,7 +11,7 @@ use std::task::{Context as TaskContext, Poll};
 
 use crate::call::completion::Completion;
 use crate::call::record::CallRecord;
-use crate::call::spec::BoxFuture;
+use crate::item::handler::BoxFuture;
 use crate::prompts::output::PromptOutput;
 use crate::protocol::ProtocolVersion;
 use crate::resources::contents::ResourceOutput;

@@ -9,8 +9,9 @@ use std::sync::Arc;
 use tracing::Instrument;
 
 use crate::call::record::CallRecord;
-use crate::call::spec::{BoxFuture, Handler, Invocation};
-use crate::run::caught::{Output, caught, caught_sync};
+use crate::item::handler::{BoxFuture, Handler, Invocation};
+use crate::run::caught::Output;
+use crate::run::once;
 use crate::run::workers::Threads;
 
 /// A prompt's or a resource's request, ready to run.
@@ -30,29 +31,12 @@ impl ItemCall {
     }
 }
 
-/// Runs `handler` with `invocation` and returns what it produced.
+/// Runs a prompt's or a resource's function once, as a tool's runs (see `once`); it keeps no
+/// pace, so a sync one runs on the pool.
 pub(crate) async fn run<O: Output>(
     handler: Handler<O>,
     invocation: Invocation,
     threads: Arc<Threads>,
 ) -> O {
-    match handler {
-        Handler::Sync(function) => {
-            let (sender, receiver) = tokio::sync::oneshot::channel();
-            let span = invocation.context.0.span.get();
-            threads.sync_pool.run(move || {
-                let output = span
-                    .span()
-                    .in_scope(|| caught_sync(|| function(invocation)));
-                let _ = sender.send(output);
-            });
-            receiver
-                .await
-                .unwrap_or_else(|_| O::panicked("its thread ended unanswered".to_owned()))
-        }
-        Handler::Async(function) => {
-            let record = Arc::clone(&invocation.context.0);
-            caught(function(invocation), &record).await
-        }
-    }
+    once::run(handler, invocation, &threads, None).await
 }

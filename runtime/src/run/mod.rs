@@ -13,6 +13,8 @@ pub(crate) mod pace;
 
 pub(crate) mod served;
 
+pub(crate) mod once;
+
 pub(crate) mod item_call;
 pub(crate) mod tool_call;
 

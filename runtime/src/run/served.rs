@@ -2,7 +2,9 @@
 //! called on, and how quick its runs have been. Registries share it; a call holds it until it
 //! is answered, so a tool removed meanwhile still answers the calls that began with it.
 
-use crate::call::spec::{Instance, ToolSpec};
+use crate::item::handler::Instance;
+
+use crate::item::tool::ToolSpec;
 use crate::run::pace::Pace;
 use crate::tools::compiled::Compiled;
 
@@ -16,4 +18,10 @@ pub(crate) struct ServedTool {
     pub(crate) asks: bool,
     /// It says where its call becomes a task (`TaskStart`).
     pub(crate) starts_task: bool,
+}
+
+impl AsRef<Pace> for ServedTool {
+    fn as_ref(&self) -> &Pace {
+        &self.pace
+    }
 }

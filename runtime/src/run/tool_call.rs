@@ -9,9 +9,9 @@ use serde_json::Value;
 
 use crate::call::context::Context;
 use crate::call::record::CallRecord;
-use crate::call::spec::{Handler, Invocation, ToolInfo};
-use crate::run::caught::{caught, caught_sync};
-use crate::run::pace::{Meter, Pace};
+use crate::item::handler::Invocation;
+use crate::item::header::ToolInfo;
+use crate::run::once;
 use crate::run::served::ServedTool;
 use crate::run::workers::Threads;
 use crate::tools::ToolOutput;
@@ -26,7 +26,7 @@ pub struct ToolCall {
 impl ToolCall {
     /// The tool called.
     pub fn tool(&self) -> ToolInfo {
-        ToolInfo::new(self.tool.spec)
+        self.tool.spec.info()
     }
 
     /// The request: revision, client, `_meta`, what an HTTP layer put into it.
@@ -52,50 +52,16 @@ impl ToolCall {
             invocation,
             threads,
         } = self;
-        match tool.spec.handler {
-            // A quick tool runs right here, on the worker.
-            Handler::Sync(run) if tool.pace.is_quick() => {
-                metered(&tool.pace, true, run, invocation)
-            }
-            Handler::Sync(run) => {
-                let (sender, receiver) = tokio::sync::oneshot::channel();
-                let span = invocation.context.0.span.get();
-                threads.sync_pool.run(move || {
-                    let output = span
-                        .span()
-                        .in_scope(|| metered(&tool.pace, false, run, invocation));
-                    let _ = sender.send(output);
-                });
-                receiver
-                    .await
-                    .unwrap_or_else(|_| ToolOutput::internal("the tool's thread ended unanswered"))
-            }
-            Handler::Async(run) => {
-                let record = Arc::clone(&invocation.context.0);
-                caught(run(invocation), &record).await
-            }
-        }
+        let handler = tool.spec.handler;
+        once::run(handler, invocation, &threads, Some(tool)).await
     }
 }
 
 impl std::fmt::Debug for ToolCall {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ToolCall")
-            .field("tool", &self.tool.spec.name)
+            .field("tool", &self.tool.spec.header.name)
             .field("arguments", &self.invocation.arguments)
             .finish()
     }
-}
-
-/// Runs a sync tool, catching its panic, and notes what the run cost its thread.
-pub(crate) fn metered(
-    pace: &Pace,
-    on_worker: bool,
-    run: fn(Invocation) -> ToolOutput,
-    invocation: Invocation,
-) -> ToolOutput {
-    let meter = Meter::start();
-    let output = caught_sync(|| run(invocation));
-    pace.record(meter.stop(), on_worker);
-    output
 }

@@ -10,12 +10,14 @@ use std::time::Duration;
 use tower_layer::Layer;
 use tower_service::Service as TowerService;
 
-use crate::call::asking::form::Forms;
-use crate::call::discovery::{self, Item};
-use crate::call::prompt::Prompt;
-use crate::call::resource::Resource;
-use crate::call::spec::{Instance, TaskSupport, Tool, ToolInfo, ToolSpec};
 use crate::call::state::States;
+use crate::call::to_client::form::Forms;
+use crate::item::discovery::{self, Item};
+use crate::item::handler::Instance;
+use crate::item::header::ToolInfo;
+use crate::item::prompt::Prompt;
+use crate::item::resource::Resource;
+use crate::item::tool::{TaskSupport, Tool, ToolSpec};
 use crate::protocol::wire::{self, Cache, CacheScope, Offer, ServerInfo};
 use crate::resources::skills::load::Skills;
 use crate::run::inflight::RunningTasks;
@@ -594,10 +596,13 @@ impl Server {
             return Err(self.errors.swap_remove(0));
         }
         let without = &self.without_tags;
-        let kept = self
-            .tools
-            .into_iter()
-            .filter(|(spec, _)| !spec.tags.iter().any(|tag| without.iter().any(|w| w == tag)));
+        let kept = self.tools.into_iter().filter(|(spec, _)| {
+            !spec
+                .header
+                .tags
+                .iter()
+                .any(|tag| without.iter().any(|w| w == tag))
+        });
         // Every name first, then every tool's needs and schemas, as the handle admits a tool.
         let mut names = Names::default();
         let mut admitted = Vec::new();
@@ -617,15 +622,15 @@ impl Server {
             .collect::<Result<Vec<_>>>()?;
         let items = self.items.into_iter().filter(|item| {
             let tags = match item {
-                Pending::Prompt(spec, _) => spec.tags,
-                Pending::Resource(spec, _) => spec.tags,
+                Pending::Prompt(spec, _) => spec.header.tags,
+                Pending::Resource(spec, _) => spec.header.tags,
             };
             !tags.iter().any(|tag| without.iter().any(|w| w == tag))
         });
         let items = Items::new(items.collect(), &self.states)?;
         let page_size = self.page_size.unwrap_or(usize::MAX);
         let runs_tasks = served.iter().any(|t| t.spec.task != TaskSupport::Forbidden);
-        let scoped = served.iter().any(|t| !t.spec.scopes.is_empty());
+        let scoped = served.iter().any(|t| !t.spec.header.scopes.is_empty());
         let tools = ToolSet::new(served, names, forms, self.order, page_size, self.options);
         let changing = self.served_by.is_some();
         let skills = match &self.skills {
@@ -633,8 +638,14 @@ impl Server {
             None => None,
         };
         let catalog = items.current();
-        let catalog_scoped = catalog.prompts.iter().any(|p| !p.spec.scopes.is_empty())
-            || catalog.resources.iter().any(|r| !r.spec.scopes.is_empty());
+        let catalog_scoped = catalog
+            .prompts
+            .iter()
+            .any(|p| !p.spec.header.scopes.is_empty())
+            || catalog
+                .resources
+                .iter()
+                .any(|r| !r.spec.header.scopes.is_empty());
         let offer = Offer {
             changing,
             prompts: !catalog.prompts.is_empty(),

@@ -10,10 +10,11 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError, RwLock};
 
-use crate::call::prompt::PromptSpec;
-use crate::call::resource::ResourceSpec;
-use crate::call::spec::Instance;
 use crate::call::state::States;
+use crate::item::handler::Instance;
+use crate::item::header::ItemKind;
+use crate::item::prompt::PromptSpec;
+use crate::item::resource::ResourceSpec;
 use crate::resources::template::Refused;
 use crate::server::error::{Error, Result};
 use crate::server::served_items::{ServedPrompt, ServedResource, serve_prompt, serve_resource};
@@ -44,7 +45,7 @@ impl Catalog {
         let prompt_index = prompts
             .iter()
             .enumerate()
-            .map(|(i, p)| (p.spec.name, i))
+            .map(|(i, p)| (p.spec.header.name, i))
             .collect();
         let uri_index = resources
             .iter()
@@ -191,11 +192,11 @@ impl Items {
     pub(crate) fn remove_prompt(&self, name: &str) -> Result<()> {
         self.change(|registered| {
             let before = registered.prompts.len();
-            registered.prompts.retain(|p| p.spec.name != name);
+            registered.prompts.retain(|p| p.spec.header.name != name);
             match registered.prompts.len() < before {
                 true => Ok(()),
                 false => Err(Error::Unknown {
-                    kind: "prompt",
+                    kind: ItemKind::Prompt,
                     name: name.to_owned(),
                 }),
             }
@@ -210,7 +211,7 @@ impl Items {
             match registered.resources.len() < before {
                 true => Ok(()),
                 false => Err(Error::Unknown {
-                    kind: "resource",
+                    kind: ItemKind::Resource,
                     name: uri.to_owned(),
                 }),
             }
@@ -224,12 +225,17 @@ fn catalog_of(registered: &Registered) -> Catalog {
 
 /// Refuses a prompt whose name is taken.
 fn admit_prompt(registered: &Registered, spec: &'static PromptSpec, start_up: bool) -> Result<()> {
-    match registered.prompts.iter().find(|p| p.spec.name == spec.name) {
+    match registered
+        .prompts
+        .iter()
+        .find(|p| p.spec.header.name == spec.header.name)
+    {
         None => Ok(()),
-        Some(served) => Err(clash(
-            format!("two prompts are named `{}`", spec.name),
-            (served.spec.location(), (served.spec.file, served.spec.line)),
-            (spec.location(), (spec.file, spec.line)),
+        Some(served) => Err(Error::clash(
+            ItemKind::Prompt,
+            format!("two prompts are named `{}`", spec.header.name),
+            &served.spec.header,
+            &spec.header,
             start_up,
         )),
     }
@@ -256,31 +262,13 @@ fn admit_resource(
                     served.spec.uri, spec.uri
                 ),
             };
-            Err(clash(
+            Err(Error::clash(
+                ItemKind::Resource,
                 detail,
-                (served.spec.location(), (served.spec.file, served.spec.line)),
-                (spec.location(), (spec.file, spec.line)),
+                &served.spec.header,
+                &spec.header,
                 start_up,
             ))
         }
-    }
-}
-
-/// A clash between two definitions: at start-up in definition order (the same on every
-/// build), through the handle the served one first.
-fn clash(
-    detail: String,
-    served: (String, (&'static str, u32)),
-    added: (String, (&'static str, u32)),
-    start_up: bool,
-) -> Error {
-    let (first, second) = match start_up && added.1 < served.1 {
-        true => (added.0, served.0),
-        false => (served.0, added.0),
-    };
-    Error::Clash {
-        detail,
-        first,
-        second,
     }
 }

@@ -10,8 +10,9 @@ use serde_json::value::RawValue;
 
 use crate::call::ask::RootsChanged;
 use crate::call::outlet::Outlet;
-use crate::call::spec::{ItemInfo, ToolSpec};
 use crate::call::state::States;
+use crate::item::header::ItemInfo;
+use crate::item::tool::ToolSpec;
 use crate::protocol::ProtocolVersion;
 use crate::protocol::jsonrpc::ProtocolError;
 use crate::protocol::wire::{Cache, Offer, ServerInfo};

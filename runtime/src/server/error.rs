@@ -2,35 +2,42 @@
 
 use std::fmt;
 
+use crate::item::header::{Header, ItemKind};
+
 /// An error that stops a server from starting or serving.
 #[non_exhaustive]
 pub enum Error {
-    /// Two tools were registered under one name.
-    DuplicateTool {
-        /// The tool name.
-        name: String,
+    /// Two items of one kind cannot both be served: two tools or two prompts share a name, or
+    /// two resources serve some of the same URIs.
+    Clash {
+        /// Tools, prompts or resources.
+        kind: ItemKind,
+        /// What the two share.
+        detail: String,
         /// Where the first definition is (`file:line`).
         first: String,
         /// Where the second definition is (`file:line`).
         second: String,
     },
-    /// A tool takes a `State<T>` that no `Server::state` call provides.
-    MissingState {
-        /// The tool.
-        tool: &'static str,
-        /// Where it is defined (`file:line`).
-        location: String,
-        /// The state's type.
-        type_name: &'static str,
-    },
-    /// A tool's hand-written schema or `meta` is not what the protocol accepts.
-    InvalidTool {
-        /// The tool.
-        tool: &'static str,
+    /// An item cannot be served as defined: it takes a `State<T>` that no `Server::state`
+    /// call provides, its hand-written schema or `_meta` is not what the protocol accepts, its
+    /// URI is no template, its cache hints contradict what it takes.
+    InvalidItem {
+        /// A tool, a prompt or a resource.
+        kind: ItemKind,
+        /// Its name.
+        name: String,
         /// Where it is defined (`file:line`).
         location: String,
         /// What is wrong.
         problem: String,
+    },
+    /// A [`ServerHandle`](crate::ServerHandle) named an item the server does not have.
+    Unknown {
+        /// A tool, a prompt or a resource.
+        kind: ItemKind,
+        /// The name (a resource's URI).
+        name: String,
     },
     /// A type given to `Server::tools` cannot serve tools that way.
     ToolType {
@@ -44,36 +51,6 @@ pub enum Error {
     /// A [`ServerHandle`](crate::ServerHandle) was used before its server was built, or after
     /// it stopped.
     NotServing,
-    /// A [`ServerHandle`](crate::ServerHandle) named a tool the server does not have.
-    UnknownTool(String),
-    /// Two prompts share a name, or two resources serve the same URIs.
-    Clash {
-        /// What the two share.
-        detail: String,
-        /// Where the first definition is (`file:line`).
-        first: String,
-        /// Where the second definition is (`file:line`).
-        second: String,
-    },
-    /// A prompt or a resource cannot be served as defined.
-    InvalidItem {
-        /// `prompt` or `resource`.
-        kind: &'static str,
-        /// Its name.
-        name: String,
-        /// Where it is defined (`file:line`).
-        location: String,
-        /// What is wrong.
-        problem: String,
-    },
-    /// A [`ServerHandle`](crate::ServerHandle) named a prompt or resource the server does not
-    /// have.
-    Unknown {
-        /// `prompt` or `resource`.
-        kind: &'static str,
-        /// The name (a resource's URI).
-        name: String,
-    },
     /// The folder of skills given to `Server::skills` cannot be served.
     Skills(String),
     /// The `Authorization` given to the HTTP endpoint cannot
@@ -83,44 +60,70 @@ pub enum Error {
     Io(std::io::Error),
 }
 
+impl Error {
+    /// Two items of `kind` that cannot both be served (`detail` says what they share): at
+    /// start-up in the order of their definitions (the same on every build, whatever order
+    /// they were registered in), through a handle the served one first.
+    pub(crate) fn clash(
+        kind: ItemKind,
+        detail: String,
+        served: &Header,
+        added: &Header,
+        start_up: bool,
+    ) -> Error {
+        let (first, second) = match start_up && added.site() < served.site() {
+            true => (added, served),
+            false => (served, added),
+        };
+        Error::Clash {
+            kind,
+            detail,
+            first: first.location(),
+            second: second.location(),
+        }
+    }
+
+    /// An item of `kind` that cannot be served as `header` defines it.
+    pub(crate) fn invalid(kind: ItemKind, header: &Header, problem: String) -> Error {
+        Error::InvalidItem {
+            kind,
+            name: header.name.to_owned(),
+            location: header.location(),
+            problem,
+        }
+    }
+}
+
+impl fmt::Display for ItemKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            ItemKind::Tool => "tool",
+            ItemKind::Prompt => "prompt",
+            ItemKind::Resource => "resource",
+        })
+    }
+}
+
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Error::DuplicateTool {
-                name,
-                first,
-                second,
-            } => write!(
-                f,
-                "two tools are named `{name}`: one defined at {first}, one at {second}; \
-                 give one of them another name with #[mcp_tool(name = \"...\")]"
-            ),
-            Error::MissingState {
-                tool,
-                location,
-                type_name,
-            } => write!(
-                f,
-                "tool `{tool}` (at {location}) takes a `State<{type_name}>`, but no state of that \
-                 type was registered; add it with `.state(...)` on the server"
-            ),
-            Error::InvalidTool {
-                tool,
-                location,
-                problem,
-            } => write!(f, "tool `{tool}` (at {location}): {problem}"),
-            Error::ToolType { type_name, problem } => write!(f, "`{type_name}` {problem}"),
-            Error::Setting(problem) => f.write_str(problem),
-            Error::Authorization(problem) => write!(f, "the authorization: {problem}"),
-            Error::NotServing => f.write_str(
-                "the server is not running: a handle changes tools once its server is built",
-            ),
-            Error::UnknownTool(name) => write!(f, "the server has no tool named `{name}`"),
             Error::Clash {
+                kind,
                 detail,
                 first,
                 second,
-            } => write!(f, "{detail}: one defined at {first}, one at {second}"),
+            } => {
+                write!(f, "{detail}: one defined at {first}, one at {second}")?;
+                match kind {
+                    ItemKind::Tool => f.write_str(
+                        "; give one of them another name with #[mcp_tool(name = \"...\")]",
+                    ),
+                    ItemKind::Prompt => f.write_str(
+                        "; give one of them another name with #[mcp_prompt(name = \"...\")]",
+                    ),
+                    ItemKind::Resource => Ok(()),
+                }
+            }
             Error::InvalidItem {
                 kind,
                 name,
@@ -128,6 +131,12 @@ impl fmt::Display for Error {
                 problem,
             } => write!(f, "{kind} `{name}` (at {location}): {problem}"),
             Error::Unknown { kind, name } => write!(f, "the server has no {kind} `{name}`"),
+            Error::ToolType { type_name, problem } => write!(f, "`{type_name}` {problem}"),
+            Error::Setting(problem) => f.write_str(problem),
+            Error::Authorization(problem) => write!(f, "the authorization: {problem}"),
+            Error::NotServing => f.write_str(
+                "the server is not running: a handle changes tools once its server is built",
+            ),
             Error::Skills(problem) => write!(f, "the skills cannot be served: {problem}"),
             Error::Io(e) => write!(f, "i/o error: {e}"),
         }

@@ -3,9 +3,9 @@
 
 use std::sync::{Arc, Mutex, PoisonError, Weak};
 
-use crate::call::prompt::Prompt;
-use crate::call::resource::Resource;
-use crate::call::spec::Tool;
+use crate::item::prompt::Prompt;
+use crate::item::resource::Resource;
+use crate::item::tool::Tool;
 use crate::server::engine::Engine;
 use crate::server::error::{Error, Result};
 use crate::server::listeners::List;
@@ -56,7 +56,7 @@ impl ServerHandle {
     /// checked as at start-up.
     pub fn add_tool<T: Tool>(&self) -> Result<()> {
         self.change(|engine| {
-            engine.needs_scopes(T::spec().scopes);
+            engine.needs_scopes(T::spec().header.scopes);
             engine.tools.add(T::spec(), &engine.states)
         })
     }
@@ -87,7 +87,7 @@ impl ServerHandle {
                  the start to add more later",
             ));
         }
-        engine.needs_scopes(P::spec().scopes);
+        engine.needs_scopes(P::spec().header.scopes);
         engine.items.add_prompt(P::spec(), &engine.states)?;
         engine.listeners.changed(List::Prompts);
         Ok(())
@@ -118,7 +118,7 @@ impl ServerHandle {
                  completion; serve a template from the start to add more later",
             ));
         }
-        engine.needs_scopes(R::spec().scopes);
+        engine.needs_scopes(R::spec().header.scopes);
         engine.items.add_resource(R::spec(), &engine.states)?;
         engine.listeners.changed(List::Resources);
         Ok(())

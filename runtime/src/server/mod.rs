@@ -1,4 +1,5 @@
-//! The server: its builder, the built server (`Engine`), sessions, and what each message gets.
+//! The server: its builder, the built server (`Engine`), sessions, and what each message gets
+//! (`methods`: every method a session serves).
 //! Each file imports only those above it in this list.
 
 mod error;
@@ -24,22 +25,7 @@ pub(crate) mod reply;
 
 pub(crate) mod session;
 
-mod task_opening;
-
-mod calls;
-mod lists;
-
-mod tasks;
-
-mod skills;
-
-mod reads;
-
-mod completions;
-
-mod dispatch;
-
-mod messages;
+mod methods;
 
 pub use builder::{DEFAULT_MAX_IN_FLIGHT, DEFAULT_MAX_MESSAGE_SIZE, Server};
 pub use error::{Error, Result};

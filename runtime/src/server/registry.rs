@@ -11,8 +11,8 @@ use std::sync::{Arc, OnceLock};
 
 use serde_json::value::RawValue;
 
-use crate::call::asking::form::Forms;
-use crate::call::spec::{TaskSupport, ToolSpec};
+use crate::call::to_client::form::Forms;
+use crate::item::tool::{TaskSupport, ToolSpec};
 use crate::protocol::ProtocolVersion;
 use crate::protocol::id::IdHashing;
 use crate::protocol::wire::{self, Cache, ToolEntry, ToolOut};
@@ -37,7 +37,7 @@ impl Registry {
         let index = tools
             .iter()
             .enumerate()
-            .map(|(i, t)| (t.spec.name, i))
+            .map(|(i, t)| (t.spec.header.name, i))
             .collect();
         Registry {
             tools,
@@ -62,13 +62,18 @@ impl Registry {
         server_meta: &RawValue,
         cache: Cache,
     ) -> Option<&RawValue> {
-        let pages =
-            self.pages[version.index()].get_or_init(|| self.paginate(version, server_meta, cache));
-        let index = match cursor {
-            None | Some("") => 0,
-            Some(cursor) => wire::page_of(cursor)?,
-        };
-        pages.get(index).map(|page| &**page)
+        let pages = self.pages[version.index()].get_or_init(|| {
+            let tools: Vec<&Arc<ServedTool>> = self.listed_to(version, |_| true);
+            wire::cursors(tools.len(), self.page_size)
+                .map(|cursor| {
+                    self.tool_page(&tools, version, cursor.as_deref(), server_meta, cache)
+                })
+                .collect::<Option<_>>()
+                .expect("every cursor of the list has its page")
+        });
+        // The pages are made once; the cursor picks one, as it picks an entry of any list.
+        let (page, _) = wire::page_at(pages, 1, cursor)?;
+        Some(&*page[0])
     }
 
     /// The page a cursor points at of the tools `visible` keeps, made for this request.
@@ -80,51 +85,32 @@ impl Registry {
         cache: Cache,
         visible: impl Fn(&'static ToolSpec) -> bool,
     ) -> Option<Box<RawValue>> {
-        let index = match cursor {
-            None | Some("") => 0,
-            Some(cursor) => wire::page_of(cursor)?,
-        };
-        let tools: Vec<&Arc<ServedTool>> = self
-            .tools
-            .iter()
-            .filter(|t| listed_to(t, version) && visible(t.spec))
-            .collect();
-        let pages = tools.len().div_ceil(self.page_size).max(1);
-        if index >= pages {
-            return None;
-        }
-        let start = index.saturating_mul(self.page_size);
-        let chunk = tools.iter().skip(start).take(self.page_size);
-        let listed = chunk.map(|tool| listed(tool, version)).collect();
-        let next = (index + 1 < pages).then_some(index + 1);
-        Some(wire::tool_page(listed, next, version, server_meta, cache))
+        let tools = self.listed_to(version, visible);
+        self.tool_page(&tools, version, cursor, server_meta, cache)
     }
 
-    fn paginate(
+    /// The tools `version` lists that `visible` keeps, in list order.
+    fn listed_to(
         &self,
         version: ProtocolVersion,
+        visible: impl Fn(&'static ToolSpec) -> bool,
+    ) -> Vec<&Arc<ServedTool>> {
+        let listed = self.tools.iter().filter(|t| listed_to(t, version));
+        listed.filter(|t| visible(t.spec)).collect()
+    }
+
+    /// The `tools/list` page of `tools` a cursor points at.
+    fn tool_page(
+        &self,
+        tools: &[&Arc<ServedTool>],
+        version: ProtocolVersion,
+        cursor: Option<&str>,
         server_meta: &RawValue,
         cache: Cache,
-    ) -> Vec<Box<RawValue>> {
-        let tools: Vec<&Arc<ServedTool>> = self
-            .tools
-            .iter()
-            .filter(|t| listed_to(t, version))
-            .collect();
-        let chunks: Vec<&[&Arc<ServedTool>]> = match tools.is_empty() {
-            true => vec![&[]],
-            false => tools.chunks(self.page_size).collect(),
-        };
-        let last = chunks.len() - 1;
-        chunks
-            .into_iter()
-            .enumerate()
-            .map(|(index, tools)| {
-                let tools = tools.iter().map(|tool| listed(tool, version)).collect();
-                let next = (index < last).then_some(index + 1);
-                wire::tool_page(tools, next, version, server_meta, cache)
-            })
-            .collect()
+    ) -> Option<Box<RawValue>> {
+        let (chunk, next) = wire::page_at(tools, self.page_size, cursor)?;
+        let listed = chunk.iter().map(|tool| listed(tool, version)).collect();
+        Some(wire::tool_page(listed, next, version, server_meta, cache))
     }
 }
 
@@ -140,13 +126,13 @@ fn listed_to(tool: &ServedTool, version: ProtocolVersion) -> bool {
 fn listed(tool: &ServedTool, version: ProtocolVersion) -> ToolOut<'_> {
     let spec = tool.spec;
     ToolEntry {
-        name: spec.name,
-        title: spec.title,
-        description: spec.description,
+        name: spec.header.name,
+        title: spec.header.title,
+        description: spec.header.description,
         annotations: spec.annotations,
         input_schema: &tool.compiled.input_schema_json,
         output_schema: tool.compiled.output_schema(version),
-        icons: spec.icons,
+        icons: spec.header.icons,
         meta: tool.compiled.meta.as_deref(),
         task_support: spec.task.wire_name(),
     }

@@ -7,13 +7,14 @@ use std::sync::Arc;
 use serde_json::Value;
 use serde_json::value::RawValue;
 
-use crate::call::asking::form::Forms;
 use crate::call::completion::Completer;
 use crate::call::inject::Requirements;
-use crate::call::prompt::PromptSpec;
-use crate::call::resource::ResourceSpec;
-use crate::call::spec::Instance;
 use crate::call::state::States;
+use crate::call::to_client::form::Forms;
+use crate::item::handler::Instance;
+use crate::item::header::{Header, ItemKind};
+use crate::item::prompt::PromptSpec;
+use crate::item::resource::ResourceSpec;
 use crate::prompts::render::{ArgumentEntry, PromptEntry, PromptOut};
 use crate::protocol::ProtocolVersion;
 use crate::resources::render::{ResourceEntry, ResourceOut};
@@ -63,11 +64,11 @@ impl ServedPrompt {
     pub(crate) fn entry(&self, version: ProtocolVersion) -> PromptOut<'_> {
         let spec = self.spec;
         PromptEntry {
-            name: spec.name,
-            title: spec.title,
-            description: spec.description,
+            name: spec.header.name,
+            title: spec.header.title,
+            description: spec.header.description,
             arguments: &self.arguments,
-            icons: spec.icons,
+            icons: spec.header.icons,
             meta: self.meta.as_deref(),
         }
         .for_version(version)
@@ -90,7 +91,7 @@ impl ServedResource {
     /// Whether what a read returns may depend on who asks: it takes the caller, or needs
     /// scopes.
     pub(crate) fn per_caller(&self) -> bool {
-        self.asks.caller || !self.spec.scopes.is_empty()
+        self.asks.caller || !self.spec.header.scopes.is_empty()
     }
 
     pub(crate) fn entry(&self, version: ProtocolVersion) -> ResourceOut<'_> {
@@ -98,13 +99,13 @@ impl ServedResource {
         ResourceEntry {
             uri: spec.uri,
             template: !self.template.is_static(),
-            name: spec.name,
-            title: spec.title,
-            description: spec.description,
+            name: spec.header.name,
+            title: spec.header.title,
+            description: spec.header.description,
             mime_type: spec.mime_type,
             size: spec.size,
             annotations: self.annotations.as_ref(),
-            icons: spec.icons,
+            icons: spec.header.icons,
             meta: self.meta.as_deref(),
         }
         .for_version(version)
@@ -117,13 +118,8 @@ pub(crate) fn serve_prompt(
     instance: Option<Instance>,
     states: &States,
 ) -> Result<ServedPrompt> {
-    let invalid = |problem: String| Error::InvalidItem {
-        kind: "prompt",
-        name: spec.name.to_owned(),
-        location: spec.location(),
-        problem,
-    };
-    let asks = needs(spec.requirements, states).map_err(&invalid)?;
+    let invalid = |problem: String| Error::invalid(ItemKind::Prompt, &spec.header, problem);
+    let asks = asks_of(&spec.header, states).map_err(invalid)?;
     let schema = schema_of(spec.arguments);
     let arguments = arguments_of(&schema);
     let known: Arc<[String]> = arguments.iter().map(|a| a.name.clone()).collect();
@@ -136,6 +132,7 @@ pub(crate) fn serve_prompt(
         schema: Arc::new(schema),
         known,
         meta: spec
+            .header
             .meta
             .map(meta_object)
             .transpose()
@@ -149,14 +146,9 @@ pub(crate) fn serve_resource(
     instance: Option<Instance>,
     states: &States,
 ) -> Result<ServedResource> {
-    let invalid = |problem: String| Error::InvalidItem {
-        kind: "resource",
-        name: spec.name.to_owned(),
-        location: spec.location(),
-        problem,
-    };
-    let asks = needs(spec.requirements, states).map_err(&invalid)?;
-    if spec.cache_scope == Some("public") && (asks.caller || !spec.scopes.is_empty()) {
+    let invalid = |problem: String| Error::invalid(ItemKind::Resource, &spec.header, problem);
+    let asks = asks_of(&spec.header, states).map_err(invalid)?;
+    if spec.cache_scope == Some("public") && (asks.caller || !spec.header.scopes.is_empty()) {
         let why = match asks.caller {
             true => "it takes the caller: `Auth`, or a value whose `require` says so",
             false => "it needs scopes",
@@ -187,6 +179,7 @@ pub(crate) fn serve_resource(
         completions: completions(&schema, spec.completions),
         schema: Arc::new(schema),
         meta: spec
+            .header
             .meta
             .map(meta_object)
             .transpose()
@@ -194,19 +187,29 @@ pub(crate) fn serve_resource(
     })
 }
 
-/// Whether the server provides every state the item's parameters take; and whether they ask
-/// the client, with the forms they show, made once.
-fn needs(requirements: fn(&mut Requirements), states: &States) -> Result<Asks, String> {
+/// What an item's injected parameters need, once the server is seen to provide it: every
+/// state they take, and the forms they show (added to `forms`); any kind of item alike.
+pub(crate) fn needs(
+    header: &Header,
+    states: &States,
+    forms: &mut Forms,
+) -> Result<Requirements, String> {
     let mut needs = Requirements::default();
-    requirements(&mut needs);
+    (header.requirements)(&mut needs);
     if let Some((_, type_name)) = needs.states.iter().find(|(id, _)| !states.contains(*id)) {
         return Err(format!(
             "it takes a `State<{type_name}>`, but no state of that type was registered; add \
              it with `.state(...)` on the server"
         ));
     }
+    needs.make_forms(forms)?;
+    Ok(needs)
+}
+
+/// Whether a prompt's or a resource's parameters ask the client, with the forms they show.
+fn asks_of(header: &Header, states: &States) -> Result<Asks, String> {
     let mut forms = Forms::default();
-    needs.make_forms(&mut forms)?;
+    let needs = needs(header, states, &mut forms)?;
     Ok(Asks {
         asks: needs.asks,
         forms: Arc::new(forms),

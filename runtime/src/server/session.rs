@@ -1,16 +1,17 @@
 //! One session: what a transport connection (a stdio process, an HTTP session, one stateless
-//! HTTP request) shares across its messages. Its jobs are files of their own above this one:
-//! `calls` (`tools/call`), `dispatch` (requests by method and era) and `messages` (the entry
-//! point every transport calls, `Session::handle`, which *returns* what a message gets).
+//! HTTP request) shares across its messages. What it does with each message is `methods/`, the
+//! folder above: `messages` (the entry point every transport calls, `Session::handle`, which
+//! *returns* what a message gets), `dispatch` (requests by method and era) and a file for
+//! each method or kind of method.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use crate::call::ask::RootsChanged;
-use crate::call::asking::known_roots::KnownRoots;
 use crate::call::client::DeclaredClient;
 use crate::call::outlet::{Outlet, Peer};
 use crate::call::span::RequestSpan;
+use crate::call::to_client::known_roots::KnownRoots;
 use crate::diagnostics;
 use crate::protocol::jsonrpc::ProtocolError;
 use crate::protocol::{Level, ProtocolVersion};

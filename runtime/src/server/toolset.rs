@@ -6,13 +6,15 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError, RwLock};
 
-use crate::call::asking::form::Forms;
-use crate::call::inject::Requirements;
-use crate::call::spec::{Instance, ToolSpec};
 use crate::call::state::States;
+use crate::call::to_client::form::Forms;
+use crate::item::handler::Instance;
+use crate::item::header::ItemKind;
+use crate::item::tool::ToolSpec;
 use crate::run::served::ServedTool;
 use crate::server::error::{Error, Result};
 use crate::server::registry::Registry;
+use crate::server::served_items::needs;
 use crate::tools::compiled::{Compiled, Options};
 
 /// The order of `tools/list`. Clients show the list as it is sent.
@@ -36,11 +38,11 @@ pub(crate) struct Names(HashMap<&'static str, &'static ToolSpec>);
 impl Names {
     /// Admits the name of `spec` if it is free.
     pub(crate) fn admit(&mut self, spec: &'static ToolSpec) -> Admission {
-        match self.0.get(spec.name) {
+        match self.0.get(spec.header.name) {
             Some(seen) if std::ptr::eq(*seen, spec) => Admission::Again,
             Some(seen) => Admission::Taken(seen),
             None => {
-                self.0.insert(spec.name, spec);
+                self.0.insert(spec.header.name, spec);
                 Admission::New
             }
         }
@@ -61,24 +63,21 @@ pub(crate) enum Admission {
     Taken(&'static ToolSpec),
 }
 
-/// Two tools named alike: at start-up, in the order of their definitions (the same on every
-/// build, whatever order they were registered in).
+/// Two tools named alike: at start-up, in the order of their definitions.
 pub(crate) fn clash(a: &ToolSpec, b: &ToolSpec) -> Error {
-    let (first, second) = if (a.file, a.line) <= (b.file, b.line) {
-        (a, b)
-    } else {
-        (b, a)
-    };
-    duplicate(first, second)
+    duplicate(a, b, true)
 }
 
-/// A tool named as one already served, the served one first.
-fn duplicate(served: &ToolSpec, added: &ToolSpec) -> Error {
-    Error::DuplicateTool {
-        name: added.name.to_owned(),
-        first: served.location(),
-        second: added.location(),
-    }
+/// A tool named as one already served.
+fn duplicate(served: &ToolSpec, added: &ToolSpec, start_up: bool) -> Error {
+    let detail = format!("two tools are named `{}`", added.header.name);
+    Error::clash(
+        ItemKind::Tool,
+        detail,
+        &served.header,
+        &added.header,
+        start_up,
+    )
 }
 
 /// A tool ready to serve: its needs checked against the server's states, its forms made, its
@@ -90,21 +89,8 @@ pub(crate) fn serve(
     states: &States,
     forms: &mut Forms,
 ) -> Result<ServedTool> {
-    let mut needs = Requirements::default();
-    (spec.requirements)(&mut needs);
-    if let Some((_, type_name)) = needs.states.iter().find(|(id, _)| !states.contains(*id)) {
-        return Err(Error::MissingState {
-            tool: spec.name,
-            location: spec.location(),
-            type_name,
-        });
-    }
-    let invalid = |problem: String| Error::InvalidTool {
-        tool: spec.name,
-        location: spec.location(),
-        problem,
-    };
-    needs.make_forms(forms).map_err(invalid)?;
+    let invalid = |problem: String| Error::invalid(ItemKind::Tool, &spec.header, problem);
+    let needs = needs(&spec.header, states, forms).map_err(invalid)?;
     let compiled = Compiled::new(&spec.source(), options).map_err(invalid)?;
     Ok(ServedTool {
         spec,
@@ -179,11 +165,11 @@ impl ToolSet {
             match slots.names.admit(spec) {
                 Admission::New => {}
                 // A second `add` of one tool is a mistake worth hearing of, as is a name taken.
-                Admission::Again => return Err(duplicate(spec, spec)),
-                Admission::Taken(served) => return Err(duplicate(served, spec)),
+                Admission::Again => return Err(duplicate(spec, spec, false)),
+                Admission::Taken(served) => return Err(duplicate(served, spec, false)),
             }
             let tool = serve(spec, None, self.options, states, forms).inspect_err(|_| {
-                slots.names.forget(spec.name);
+                slots.names.forget(spec.header.name);
             })?;
             slots.slots.push(Slot {
                 tool: Arc::new(tool),
@@ -215,8 +201,11 @@ impl ToolSet {
             let index = slots
                 .slots
                 .iter()
-                .position(|s| s.tool.spec.name == name)
-                .ok_or_else(|| Error::UnknownTool(name.to_owned()))?;
+                .position(|s| s.tool.spec.header.name == name)
+                .ok_or_else(|| Error::Unknown {
+                    kind: ItemKind::Tool,
+                    name: name.to_owned(),
+                })?;
             Ok(change(slots, index))
         })
     }
@@ -243,7 +232,7 @@ fn served(slots: &[Slot], forms: Arc<Forms>, order: ToolOrder, page_size: usize)
         .map(|slot| Arc::clone(&slot.tool))
         .collect();
     if order == ToolOrder::Name {
-        tools.sort_by(|a, b| a.spec.name.cmp(b.spec.name));
+        tools.sort_by(|a, b| a.spec.header.name.cmp(b.spec.header.name));
     }
     Registry::new(tools, forms, page_size)
 }

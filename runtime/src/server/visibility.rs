@@ -12,7 +12,8 @@ use std::sync::Arc;
 use crate::call::auth::Auth;
 use crate::call::extensions::Extensions;
 use crate::call::outlet::Outlet;
-use crate::call::spec::{ItemInfo, ToolSpec};
+use crate::item::header::ItemInfo;
+use crate::item::tool::ToolSpec;
 
 /// The caller of one request, as far as choosing its tools goes.
 pub struct Caller<'a> {
@@ -44,7 +45,7 @@ pub(crate) type Rule = Arc<dyn Fn(ItemInfo, &Caller<'_>) -> bool + Send + Sync>;
 
 /// Whether `rule` lets the caller of a request that came through `outlet` see `spec`.
 pub(crate) fn allows(rule: Option<&Rule>, spec: &'static ToolSpec, outlet: &Outlet) -> bool {
-    allows_item(rule, ItemInfo::new(spec), outlet)
+    allows_item(rule, spec.info(), outlet)
 }
 
 /// Whether the caller of a request that came through `outlet` may see `item`: it was granted

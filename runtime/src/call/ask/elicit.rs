@@ -8,9 +8,9 @@ use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
-use crate::call::asking::form::key_of;
 use crate::call::context::Context;
 use crate::call::inject::{Inject, Requirements};
+use crate::call::to_client::form::key_of;
 use crate::tools::ToolOutput;
 use crate::tools::ask_error::{Answer, AskError};
 

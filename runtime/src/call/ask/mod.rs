@@ -40,5 +40,5 @@ pub use elicit::{Elicit, NoForm};
 pub use roots::{Roots, RootsChanged};
 pub use sample::{Sample, SamplingMessage, SamplingRequest, SamplingResult};
 
-pub use crate::call::asking::root::Root;
+pub use crate::call::to_client::root::Root;
 pub use crate::tools::ask_error::{Answer, AskError};

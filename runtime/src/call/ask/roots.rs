@@ -3,10 +3,10 @@
 use serde::Deserialize;
 use serde_json::json;
 
-use crate::call::asking::root::Root;
 use crate::call::client::ClientInfo;
 use crate::call::context::Context;
 use crate::call::inject::Inject;
+use crate::call::to_client::root::Root;
 use crate::tools::ToolOutput;
 use crate::tools::ask_error::AskError;
 

@@ -14,11 +14,11 @@ use std::sync::Arc;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
-use crate::call::asking::Asking;
 use crate::call::context::Context;
 use crate::call::record::CallRecord;
 use crate::call::span::Outcome;
-use crate::call::spec::{BoxFuture, Handler, Instance, Invocation};
+use crate::call::to_client::Asking;
+use crate::item::handler::{BoxFuture, Handler, Instance, Invocation};
 use crate::prompts::output::PromptOutput;
 use crate::prompts::render::{self as prompt_render, PromptRenderer};
 use crate::protocol::ProtocolVersion;
@@ -30,14 +30,14 @@ use crate::run::caught::Output;
 use crate::run::item_call::{self, ItemCall};
 use crate::run::workers::Threads;
 use crate::server::batch::Batch;
-use crate::server::calls::{Request, round_arguments};
 use crate::server::catalog::Reached;
 use crate::server::delivery::{Delivery, round_line};
 use crate::server::engine::Engine;
+use crate::server::methods::calls::{Request, round_arguments};
+use crate::server::methods::skills::revision_fields;
 use crate::server::reply::{Later, Reply};
 use crate::server::served_items::Asks;
 use crate::server::session::Session;
-use crate::server::skills::revision_fields;
 use crate::tools::binding::Arguments;
 use crate::tools::render::Rendered;
 
@@ -89,7 +89,7 @@ impl Session {
             .decoding(Some(Arc::clone(&prompt.schema)))
             .sent_as_strings();
         let (schema, version) = (Arc::clone(&prompt.schema), request.version);
-        let name = prompt.spec.name;
+        let name = prompt.spec.header.name;
         let asking = self.item_asking(request, &prompt.asks, || {
             (format!("prompt:{name}"), round_arguments(params))
         })?;
@@ -168,12 +168,12 @@ impl Session {
         let cache = self.engine.read_cache(resource);
         let asking = self.item_asking(request, &resource.asks, || {
             (
-                format!("resource:{}", spec.name),
+                format!("resource:{}", spec.header.name),
                 serde_json::json!({"uri": uri}),
             )
         })?;
         let run = Run {
-            name: spec.name,
+            name: spec.header.name,
             counted: true,
             instance: resource.instance.clone(),
             arguments,
@@ -184,7 +184,7 @@ impl Session {
                 move |engine: &Engine, record: &CallRecord, output: ResourceOutput| {
                     answered(engine, record, version, output, |output, takes_urls| {
                         let renderer = ReadRenderer {
-                            name: spec.name,
+                            name: spec.header.name,
                             uri: record.resource_uri.as_deref().unwrap_or_default(),
                             expose_internal_errors: engine.expose_internal_errors,
                             server_meta: &engine.server_meta,

@@ -23,8 +23,8 @@ use serde_json::Value;
 
 use crate::call::auth::Auth;
 use crate::call::record::{CallRecord, Escalate, TaskSlot};
-use crate::call::spec::TaskSupport;
 use crate::call::task::{Plan, TaskFuture, TaskRun};
+use crate::item::tool::TaskSupport;
 use crate::protocol::ProtocolVersion;
 use crate::protocol::id::random_id;
 use crate::protocol::jsonrpc::{self, ProtocolError};
@@ -73,7 +73,7 @@ impl Session {
         scope: RequestScope<'_>,
         tool: &ServedTool,
     ) -> Result<Option<Box<TaskSlot>>, ProtocolError> {
-        let name = tool.spec.name;
+        let name = tool.spec.header.name;
         // A server that runs no tasks ignores `params.task`, as 2025-11-25 says.
         let asked = params.rare().task.is_some()
             && version.has_experimental_tasks()
@@ -174,6 +174,14 @@ impl Escalate for Opening {
             let mut result = wire::created(&task, record.version);
             server_meta(&mut result, &self.engine, record.version);
             let line = jsonrpc::result_line(&record.id, &result);
+            // Listed before the answer leaves: a client may list its tasks as soon as it has it.
+            if let Some(listed) = &self.listed {
+                let mut listed = listed.lock().unwrap_or_else(|e| e.into_inner());
+                if listed.len() == LISTED {
+                    listed.pop_front();
+                }
+                listed.push_back(task.id.clone());
+            }
             if !answer(
                 &self.open,
                 None,
@@ -183,17 +191,14 @@ impl Escalate for Opening {
                 outcome,
             ) {
                 // The request was cancelled meanwhile: nobody can follow the task.
+                if let Some(listed) = &self.listed {
+                    let mut listed = listed.lock().unwrap_or_else(|e| e.into_inner());
+                    listed.retain(|id| *id != task.id);
+                }
                 let _ = tasks
                     .change(&task.id, &task.owner, |t, now| t.cancel(now))
                     .await;
                 return None;
-            }
-            if let Some(listed) = &self.listed {
-                let mut listed = listed.lock().unwrap_or_else(|e| e.into_inner());
-                if listed.len() == LISTED {
-                    listed.pop_front();
-                }
-                listed.push_back(task.id.clone());
             }
             self.engine.running.insert(&task.id, &task.owner, record);
             let book = Arc::clone(tasks);

@@ -3,22 +3,18 @@
 use schemars::{Schema, SchemaGenerator};
 
 use crate::call::completion::Completer;
-use crate::call::inject::Requirements;
-use crate::call::spec::{Handler, ItemInfo, ItemKind};
-use crate::protocol::wire::Icon;
+use crate::item::handler::Handler;
+use crate::item::header::{Header, ItemInfo, ItemKind};
 use crate::resources::contents::ResourceOutput;
 use crate::tools::content::Role;
 
 /// Everything `#[mcp_resource]` knows about a resource at compile time.
 pub struct ResourceSpec {
+    /// What every item has: its name, texts, needs, icons, tags, scopes, `_meta` and where
+    /// it is defined.
+    pub header: Header,
     /// Its URI; with `{variables}`, an RFC 6570 template of the URIs it serves.
     pub uri: &'static str,
-    /// Its name.
-    pub name: &'static str,
-    /// A human-readable title.
-    pub title: Option<&'static str>,
-    /// The description: the doc comment, without its `# Arguments` section.
-    pub description: Option<&'static str>,
     /// The MIME type of its contents, if one for all of them.
     pub mime_type: Option<&'static str>,
     /// Its size in bytes, if known (direct resources only).
@@ -41,37 +37,12 @@ pub struct ResourceSpec {
     pub completions: &'static [(&'static str, Completer)],
     /// How to read it.
     pub handler: Handler<ResourceOutput>,
-    /// What its injected parameters need from the server.
-    pub requirements: fn(&mut Requirements),
-    /// Icons for clients to show (2025-11-25 on).
-    pub icons: &'static [Icon],
-    /// Labels the server chooses resources by; not sent to clients.
-    pub tags: &'static [&'static str],
-    /// What a caller must have been granted to see and use it (`scopes("...")`).
-    pub scopes: &'static [&'static str],
-    /// The resource's `_meta`, as a JSON object text (2025-06-18 on).
-    pub meta: Option<&'static str>,
-    /// The source file of the definition.
-    pub file: &'static str,
-    /// The line of the definition.
-    pub line: u32,
 }
 
 impl ResourceSpec {
     /// The resource, as a visibility rule sees it.
     pub(crate) fn info(&'static self) -> ItemInfo {
-        ItemInfo::of(
-            ItemKind::Resource,
-            self.name,
-            Some(self.uri),
-            self.tags,
-            self.scopes,
-        )
-    }
-
-    /// `file:line` of the definition.
-    pub(crate) fn location(&self) -> String {
-        format!("{}:{}", self.file, self.line)
+        self.header.info(ItemKind::Resource, Some(self.uri))
     }
 }
 

@@ -14,15 +14,15 @@ use serde_json::value::RawValue;
 
 use crate::call::completion::{self, Completing, Completion};
 use crate::call::record::CallRecord;
-use crate::call::spec::Invocation;
+use crate::item::handler::Invocation;
 use crate::protocol::jsonrpc::{self, ProtocolError, without_position};
 use crate::protocol::quote::quoted;
 use crate::protocol::wire::Modern;
 use crate::run::caught::caught;
 use crate::server::batch::Batch;
-use crate::server::calls::Request;
 use crate::server::engine::Engine;
-use crate::server::reads::Run;
+use crate::server::methods::calls::Request;
+use crate::server::methods::reads::Run;
 use crate::server::reply::Reply;
 use crate::server::served_items::{Completions, Suggestions};
 use crate::server::session::Session;
@@ -71,7 +71,7 @@ impl Session {
             Reference::Prompt { name } => {
                 let prompt = self.engine.prompt(&catalog, name, outlet)?;
                 let names = prompt.arguments.iter().map(|a| a.name.as_str()).collect();
-                (prompt.spec.name, &prompt.completions, names)
+                (prompt.spec.header.name, &prompt.completions, names)
             }
             Reference::Resource { uri } => {
                 let resource = catalog
@@ -84,7 +84,7 @@ impl Session {
                         ))
                     })?;
                 (
-                    resource.spec.name,
+                    resource.spec.header.name,
                     &resource.completions,
                     resource.template.variables(),
                 )

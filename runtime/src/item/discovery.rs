@@ -3,9 +3,10 @@
 
 use std::any::TypeId;
 
-use crate::call::prompt::PromptSpec;
-use crate::call::resource::ResourceSpec;
-use crate::call::spec::ToolSpec;
+use crate::item::header::Header;
+use crate::item::prompt::PromptSpec;
+use crate::item::resource::ResourceSpec;
+use crate::item::tool::ToolSpec;
 
 /// One item an attribute generated.
 #[derive(Clone, Copy)]
@@ -21,10 +22,15 @@ pub enum Item {
 impl Item {
     /// Where it is defined: source file, then line.
     fn site(&self) -> (&'static str, u32) {
+        self.header().site()
+    }
+
+    /// What every item has, whatever its kind.
+    pub(crate) fn header(&self) -> &'static Header {
         match self {
-            Item::Tool(spec) => (spec.file, spec.line),
-            Item::Prompt(spec) => (spec.file, spec.line),
-            Item::Resource(spec) => (spec.file, spec.line),
+            Item::Tool(spec) => &spec.header,
+            Item::Prompt(spec) => &spec.header,
+            Item::Resource(spec) => &spec.header,
         }
     }
 }

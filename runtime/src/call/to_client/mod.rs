@@ -23,10 +23,10 @@ use std::time::Duration;
 
 use serde_json::{Map, Value, json};
 
-use crate::call::asking::form::Forms;
-use crate::call::asking::known_roots::KnownRoots;
 use crate::call::gate::Gate;
 use crate::call::outlet::{ClientReply, NoReply, Outlet, Peer};
+use crate::call::to_client::form::Forms;
+use crate::call::to_client::known_roots::KnownRoots;
 use crate::tools::ask_error::AskError;
 
 /// What one call needs to ask its client.

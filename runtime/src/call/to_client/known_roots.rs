@@ -13,7 +13,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::task::Poll;
 
-use crate::call::asking::root::Root;
+use crate::call::to_client::root::Root;
 use crate::tools::ask_error::AskError;
 
 #[derive(Default)]

@@ -7,7 +7,7 @@ use serde_json::value::RawValue;
 
 use crate::protocol::ProtocolVersion;
 use crate::protocol::jsonrpc::{self, ProtocolError};
-use crate::protocol::wire::{self, page_of};
+use crate::protocol::wire;
 use crate::server::engine::Engine;
 use crate::server::reply::Reply;
 use crate::server::session::RequestScope;
@@ -75,18 +75,7 @@ pub(crate) fn paged<T: Serialize>(
     version: ProtocolVersion,
 ) -> Result<Box<RawValue>, ProtocolError> {
     let unknown = || ProtocolError::invalid_params("unknown `cursor`; start again without one");
-    let index = match cursor {
-        None | Some("") => 0,
-        Some(cursor) => page_of(cursor).ok_or_else(unknown)?,
-    };
-    let size = engine.page_size;
-    let pages = entries.len().div_ceil(size).max(1);
-    if index >= pages {
-        return Err(unknown());
-    }
-    let start = index * size;
-    let chunk = &entries[start..entries.len().min(start + size)];
-    let next = (index + 1 < pages).then_some(index + 1);
+    let (chunk, next) = wire::page_at(entries, engine.page_size, cursor).ok_or_else(unknown)?;
     Ok(wire::page(
         key,
         chunk,

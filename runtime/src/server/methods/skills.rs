@@ -17,8 +17,8 @@ use crate::protocol::method::Method;
 use crate::protocol::quote::quoted;
 use crate::resources::skills::error::DirectoryError;
 use crate::resources::skills::load::Skills;
-use crate::server::calls::Request;
 use crate::server::engine::Engine;
+use crate::server::methods::calls::Request;
 use crate::server::reply::Reply;
 
 /// The extension's methods; `None` for any other.

@@ -11,15 +11,15 @@ use std::sync::{Arc, OnceLock};
 use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
 
-use crate::call::asking::Asking;
-use crate::call::asking::form::Forms;
 use crate::call::auth::Auth;
 use crate::call::client::ClientSource;
 use crate::call::context::Context;
 use crate::call::gate::Gate;
 use crate::call::record::{CallRecord, TaskSlot};
 use crate::call::span::CallSpan;
-use crate::call::spec::{Invocation, ItemInfo};
+use crate::call::to_client::Asking;
+use crate::call::to_client::form::Forms;
+use crate::item::handler::Invocation;
 use crate::protocol::id::IdKey;
 use crate::protocol::jsonrpc::ProtocolError;
 use crate::protocol::params::{Meta, Params};
@@ -107,7 +107,7 @@ impl Session {
             Some(tool) if engine.visible(tool.spec, scope.outlet) => tool,
             Some(tool) => {
                 let unknown = ProtocolError::unknown_tool(name);
-                return Err(engine.hidden(ItemInfo::new(tool.spec), scope.outlet, unknown));
+                return Err(engine.hidden(tool.spec.info(), scope.outlet, unknown));
             }
             None => return Err(ProtocolError::unknown_tool(name)),
         };
@@ -177,12 +177,12 @@ impl Session {
             true => {
                 let arguments = round_arguments(request.params);
                 let forms = Arc::clone(&registry.forms);
-                let asking = self.asking(request, tool.spec.name, arguments, forms)?;
+                let asking = self.asking(request, tool.spec.header.name, arguments, forms)?;
                 Some(Box::new(asking))
             }
             false => None,
         };
-        self.open_record(request, tool.spec.name, asking, None, task)
+        self.open_record(request, tool.spec.header.name, asking, None, task)
     }
 
     /// Opens the record of a request answered once a function has run (a tool's, a prompt's,

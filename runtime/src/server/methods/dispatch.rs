@@ -30,13 +30,13 @@ use crate::protocol::params::{Meta, Params, SUBSCRIPTION_ID};
 use crate::protocol::wire;
 use crate::protocol::{Era, ProtocolVersion};
 use crate::server::batch::Batch;
-use crate::server::calls::Request;
 use crate::server::engine::Engine;
 use crate::server::listeners::Wants;
-use crate::server::lists::{self, Listing};
+use crate::server::methods::calls::Request;
+use crate::server::methods::lists::{self, Listing};
+use crate::server::methods::skills;
 use crate::server::reply::{Reply, id_in_use, log_level};
 use crate::server::session::{Handshake, RequestScope, Session};
-use crate::server::skills;
 
 /// The most resources one session (or one listen stream) hears of: what it asks for is kept
 /// while it lasts, so a client cannot grow the server without bound.

@@ -1,0 +1,111 @@
+//! What every kind of item is, whatever its kind adds: the header the macros emit once for a
+//! tool, a prompt, a resource or a template, and the item as a visibility rule or a middleware
+//! sees it.
+
+use crate::call::inject::Requirements;
+use crate::protocol::wire::Icon;
+
+/// What every item is, whatever its kind: its name and texts, what its injected parameters
+/// need, its icons, tags, scopes and `_meta`, and where it is defined. The macros emit it once
+/// for every kind; each kind's spec adds what is its own beside it.
+pub struct Header {
+    /// Its name: unique among the server's items of its kind.
+    pub name: &'static str,
+    /// A human-readable title.
+    pub title: Option<&'static str>,
+    /// The description: the doc comment, without its `# Arguments` section.
+    pub description: Option<&'static str>,
+    /// What its injected parameters need from the server.
+    pub requirements: fn(&mut Requirements),
+    /// Icons for clients to show (2025-11-25 on).
+    pub icons: &'static [Icon],
+    /// Labels the server chooses items by (`tags("admin")`); not sent to clients.
+    pub tags: &'static [&'static str],
+    /// What a caller must have been granted to see and use it (`scopes("notes:write")`).
+    pub scopes: &'static [&'static str],
+    /// Its `_meta`, as a JSON object text (2025-06-18 on).
+    pub meta: Option<&'static str>,
+    /// The source file of the definition.
+    pub file: &'static str,
+    /// The line of the definition.
+    pub line: u32,
+}
+
+impl Header {
+    /// `file:line` of the definition.
+    pub(crate) fn location(&self) -> String {
+        format!("{}:{}", self.file, self.line)
+    }
+
+    /// Where it is defined, to order definitions by: source file, then line.
+    pub(crate) fn site(&self) -> (&'static str, u32) {
+        (self.file, self.line)
+    }
+
+    /// The item, as a visibility rule sees it.
+    pub(crate) const fn info(&'static self, kind: ItemKind, uri: Option<&'static str>) -> ItemInfo {
+        ItemInfo {
+            kind,
+            name: self.name,
+            uri,
+            tags: self.tags,
+            scopes: self.scopes,
+        }
+    }
+}
+
+/// What kind of item a [`ItemInfo`] describes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ItemKind {
+    /// A tool.
+    Tool,
+    /// A prompt.
+    Prompt,
+    /// A resource or a resource template.
+    Resource,
+}
+
+/// A tool, a prompt or a resource, as a visibility rule or a middleware sees it.
+#[derive(Debug, Clone, Copy)]
+pub struct ItemInfo {
+    kind: ItemKind,
+    name: &'static str,
+    uri: Option<&'static str>,
+    tags: &'static [&'static str],
+    scopes: &'static [&'static str],
+}
+
+/// A tool, as a visibility rule or a middleware sees it.
+pub type ToolInfo = ItemInfo;
+
+impl ItemInfo {
+    /// A tool, a prompt or a resource.
+    pub fn kind(&self) -> ItemKind {
+        self.kind
+    }
+
+    /// The item's name.
+    pub fn name(&self) -> &'static str {
+        self.name
+    }
+
+    /// A resource's URI or URI template; `None` for tools and prompts.
+    pub fn uri(&self) -> Option<&'static str> {
+        self.uri
+    }
+
+    /// Its tags (`#[mcp_tool(tags("admin"))]`).
+    pub fn tags(&self) -> &'static [&'static str] {
+        self.tags
+    }
+
+    /// Whether it has the tag.
+    pub fn has_tag(&self, tag: &str) -> bool {
+        self.tags.contains(&tag)
+    }
+
+    /// What a caller must have been granted to see and use it (`scopes("notes:write")`).
+    pub fn scopes(&self) -> &'static [&'static str] {
+        self.scopes
+    }
+}

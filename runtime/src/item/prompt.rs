@@ -1,0 +1,36 @@
+//! The description of a prompt that `#[mcp_prompt]` generates.
+
+use schemars::{Schema, SchemaGenerator};
+
+use crate::call::completion::Completer;
+use crate::item::handler::Handler;
+use crate::item::header::{Header, ItemInfo, ItemKind};
+use crate::prompts::output::PromptOutput;
+
+/// Everything `#[mcp_prompt]` knows about a prompt at compile time.
+pub struct PromptSpec {
+    /// What every item has: its name, texts, needs, icons, tags, scopes, `_meta` and where
+    /// it is defined.
+    pub header: Header,
+    /// The schema of its arguments (an object; each property one argument, described by its
+    /// doc, required unless optional). The listed arguments are read from it.
+    pub arguments: fn(&mut SchemaGenerator) -> Schema,
+    /// The completion functions of its arguments, by argument name (`#[arg(complete = f)]`).
+    pub completions: &'static [(&'static str, Completer)],
+    /// How to run it.
+    pub handler: Handler<PromptOutput>,
+}
+
+impl PromptSpec {
+    /// The prompt, as a visibility rule sees it.
+    pub(crate) fn info(&'static self) -> ItemInfo {
+        self.header.info(ItemKind::Prompt, None)
+    }
+}
+
+/// Implemented by the type that `#[mcp_prompt]` defines beside each prompt function, under
+/// the function's name: `Server::prompt::<review>()` registers the prompt of `fn review`.
+pub trait Prompt {
+    /// The prompt's spec.
+    fn spec() -> &'static PromptSpec;
+}
