@@ -74,7 +74,6 @@ impl ToolSpec {
             raw_input_schema: self.raw_input_schema,
             ignore_unknown_arguments: self.ignore_unknown_arguments,
             output_schema: self.output_schema,
-            meta: self.header.meta,
         }
     }
 }

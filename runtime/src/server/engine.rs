@@ -120,7 +120,7 @@ impl Engine {
             cache_scope: match (private, spec.cache_scope) {
                 (true, _) => "private",
                 (false, Some(scope)) => scope,
-                (false, None) if resource.asks.context => "private",
+                (false, None) if resource.held.needs.context => "private",
                 (false, None) => own.cache_scope,
             },
         }

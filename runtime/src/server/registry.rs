@@ -133,7 +133,7 @@ fn listed(tool: &ServedTool, version: ProtocolVersion) -> ToolOut<'_> {
         input_schema: &tool.compiled.input_schema_json,
         output_schema: tool.compiled.output_schema(version),
         icons: spec.header.icons,
-        meta: tool.compiled.meta.as_deref(),
+        meta: tool.held.meta.as_deref(),
         task_support: spec.task.wire_name(),
     }
     .for_version(version)

@@ -5,7 +5,6 @@
 use std::sync::Arc;
 
 use serde_json::Value;
-use serde_json::value::RawValue;
 
 use crate::call::completion::Completer;
 use crate::call::inject::Requirements;
@@ -19,6 +18,7 @@ use crate::prompts::render::{ArgumentEntry, PromptEntry, PromptOut};
 use crate::protocol::ProtocolVersion;
 use crate::resources::render::{ResourceEntry, ResourceOut};
 use crate::resources::template::UriTemplate;
+use crate::run::served::{Held, Needs};
 use crate::server::error::{Error, Result};
 use crate::tools::bind_error::resolve;
 use crate::tools::compiled::meta_object;
@@ -36,20 +36,11 @@ pub(crate) enum Suggestions {
 /// The suggestions of each argument that has any, by name.
 pub(crate) type Completions = Vec<(String, Suggestions)>;
 
-/// Whether an item's function asks the client, and the forms it shows.
-pub(crate) struct Asks {
-    pub(crate) asks: bool,
-    pub(crate) forms: Arc<Forms>,
-    /// It takes the verified caller: what it returns depends on who asks.
-    pub(crate) caller: bool,
-    /// It takes the whole request, through which it may read the caller.
-    pub(crate) context: bool,
-}
-
 pub(crate) struct ServedPrompt {
     pub(crate) spec: &'static PromptSpec,
-    pub(crate) instance: Option<Instance>,
-    pub(crate) asks: Asks,
+    pub(crate) held: Held,
+    /// The forms its function shows.
+    pub(crate) forms: Arc<Forms>,
     pub(crate) arguments: Vec<ArgumentEntry>,
     /// The arguments' schema: binding reads it (a string for a number is decoded by it, and
     /// errors name what an argument should be).
@@ -57,7 +48,6 @@ pub(crate) struct ServedPrompt {
     /// The argument names, so that others are ignored.
     pub(crate) known: Arc<[String]>,
     pub(crate) completions: Completions,
-    pub(crate) meta: Option<Box<RawValue>>,
 }
 
 impl ServedPrompt {
@@ -69,7 +59,7 @@ impl ServedPrompt {
             description: spec.header.description,
             arguments: &self.arguments,
             icons: spec.header.icons,
-            meta: self.meta.as_deref(),
+            meta: self.held.meta.as_deref(),
         }
         .for_version(version)
     }
@@ -77,21 +67,21 @@ impl ServedPrompt {
 
 pub(crate) struct ServedResource {
     pub(crate) spec: &'static ResourceSpec,
-    pub(crate) instance: Option<Instance>,
-    pub(crate) asks: Asks,
+    pub(crate) held: Held,
+    /// The forms its function shows.
+    pub(crate) forms: Arc<Forms>,
     pub(crate) template: UriTemplate,
     pub(crate) annotations: Option<Annotations>,
     /// The variables' schema, as a prompt's arguments'.
     pub(crate) schema: Arc<Value>,
     pub(crate) completions: Completions,
-    pub(crate) meta: Option<Box<RawValue>>,
 }
 
 impl ServedResource {
     /// Whether what a read returns may depend on who asks: it takes the caller, or needs
     /// scopes.
     pub(crate) fn per_caller(&self) -> bool {
-        self.asks.caller || !self.spec.header.scopes.is_empty()
+        self.held.needs.caller || !self.spec.header.scopes.is_empty()
     }
 
     pub(crate) fn entry(&self, version: ProtocolVersion) -> ResourceOut<'_> {
@@ -106,7 +96,7 @@ impl ServedResource {
             size: spec.size,
             annotations: self.annotations.as_ref(),
             icons: spec.header.icons,
-            meta: self.meta.as_deref(),
+            meta: self.held.meta.as_deref(),
         }
         .for_version(version)
     }
@@ -118,25 +108,19 @@ pub(crate) fn serve_prompt(
     instance: Option<Instance>,
     states: &States,
 ) -> Result<ServedPrompt> {
-    let invalid = |problem: String| Error::invalid(ItemKind::Prompt, &spec.header, problem);
-    let asks = asks_of(&spec.header, states).map_err(invalid)?;
+    let mut forms = Forms::default();
+    let held = hold(ItemKind::Prompt, &spec.header, instance, states, &mut forms)?;
     let schema = schema_of(spec.arguments);
     let arguments = arguments_of(&schema);
     let known: Arc<[String]> = arguments.iter().map(|a| a.name.clone()).collect();
     Ok(ServedPrompt {
         spec,
-        instance,
-        asks,
+        held,
+        forms: Arc::new(forms),
         completions: completions(&schema, spec.completions),
         arguments,
         schema: Arc::new(schema),
         known,
-        meta: spec
-            .header
-            .meta
-            .map(meta_object)
-            .transpose()
-            .map_err(|e| invalid(e.to_owned()))?,
     })
 }
 
@@ -147,9 +131,17 @@ pub(crate) fn serve_resource(
     states: &States,
 ) -> Result<ServedResource> {
     let invalid = |problem: String| Error::invalid(ItemKind::Resource, &spec.header, problem);
-    let asks = asks_of(&spec.header, states).map_err(invalid)?;
-    if spec.cache_scope == Some("public") && (asks.caller || !spec.header.scopes.is_empty()) {
-        let why = match asks.caller {
+    let mut forms = Forms::default();
+    let held = hold(
+        ItemKind::Resource,
+        &spec.header,
+        instance,
+        states,
+        &mut forms,
+    )?;
+    let caller = held.needs.caller;
+    if spec.cache_scope == Some("public") && (caller || !spec.header.scopes.is_empty()) {
+        let why = match caller {
             true => "it takes the caller: `Auth`, or a value whose `require` says so",
             false => "it needs scopes",
         };
@@ -172,49 +164,45 @@ pub(crate) fn serve_resource(
             });
     Ok(ServedResource {
         spec,
-        instance,
-        asks,
+        held,
+        forms: Arc::new(forms),
         template,
         annotations,
         completions: completions(&schema, spec.completions),
         schema: Arc::new(schema),
-        meta: spec
-            .header
-            .meta
-            .map(meta_object)
-            .transpose()
-            .map_err(|e| invalid(e.to_owned()))?,
     })
 }
 
-/// What an item's injected parameters need, once the server is seen to provide it: every
-/// state they take, and the forms they show (added to `forms`); any kind of item alike.
-pub(crate) fn needs(
+/// How the server holds an item of any kind, as `header` defines it: what its injected
+/// parameters need (every state they take provided, the forms they show added to `forms`), the
+/// instance a method is called on, and its `_meta` made once.
+pub(crate) fn hold(
+    kind: ItemKind,
     header: &Header,
+    instance: Option<Instance>,
     states: &States,
     forms: &mut Forms,
-) -> Result<Requirements, String> {
+) -> Result<Held> {
+    let invalid = |problem: String| Error::invalid(kind, header, problem);
     let mut needs = Requirements::default();
     (header.requirements)(&mut needs);
     if let Some((_, type_name)) = needs.states.iter().find(|(id, _)| !states.contains(*id)) {
-        return Err(format!(
+        return Err(invalid(format!(
             "it takes a `State<{type_name}>`, but no state of that type was registered; add \
              it with `.state(...)` on the server"
-        ));
+        )));
     }
-    needs.make_forms(forms)?;
-    Ok(needs)
-}
-
-/// Whether a prompt's or a resource's parameters ask the client, with the forms they show.
-fn asks_of(header: &Header, states: &States) -> Result<Asks, String> {
-    let mut forms = Forms::default();
-    let needs = needs(header, states, &mut forms)?;
-    Ok(Asks {
-        asks: needs.asks,
-        forms: Arc::new(forms),
-        caller: needs.caller,
-        context: needs.context,
+    needs.make_forms(forms).map_err(invalid)?;
+    let meta = header.meta.map(meta_object).transpose();
+    Ok(Held {
+        instance,
+        needs: Needs {
+            asks: needs.asks,
+            starts_task: needs.starts_task,
+            caller: needs.caller,
+            context: needs.context,
+        },
+        meta: meta.map_err(|e| invalid(e.to_owned()))?,
     })
 }
 

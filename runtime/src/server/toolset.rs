@@ -14,7 +14,7 @@ use crate::item::tool::ToolSpec;
 use crate::run::served::ServedTool;
 use crate::server::error::{Error, Result};
 use crate::server::registry::Registry;
-use crate::server::served_items::needs;
+use crate::server::served_items::hold;
 use crate::tools::compiled::{Compiled, Options};
 
 /// The order of `tools/list`. Clients show the list as it is sent.
@@ -89,16 +89,14 @@ pub(crate) fn serve(
     states: &States,
     forms: &mut Forms,
 ) -> Result<ServedTool> {
+    let held = hold(ItemKind::Tool, &spec.header, instance, states, forms)?;
     let invalid = |problem: String| Error::invalid(ItemKind::Tool, &spec.header, problem);
-    let needs = needs(&spec.header, states, forms).map_err(invalid)?;
     let compiled = Compiled::new(&spec.source(), options).map_err(invalid)?;
     Ok(ServedTool {
         spec,
+        held,
         compiled,
-        instance,
         pace: Default::default(),
-        asks: needs.asks,
-        starts_task: needs.starts_task,
     })
 }
 

@@ -1,5 +1,5 @@
 //! What is derived from a tool's description once, when the server starts: its schemas as
-//! served, the constraints its input schema asks for, its `_meta`.
+//! served, the constraints its input schema asks for, the arguments it mirrors in headers.
 
 use std::sync::Arc;
 
@@ -20,8 +20,6 @@ pub(crate) struct Source {
     /// The tool's own choice on argument keys its schema does not list.
     pub(crate) ignore_unknown_arguments: Option<bool>,
     pub(crate) output_schema: fn(&mut SchemaGenerator) -> Option<Schema>,
-    /// The tool's `_meta`, as JSON text.
-    pub(crate) meta: Option<&'static str>,
 }
 
 /// The server's choices that shape every tool's schemas.
@@ -44,9 +42,7 @@ pub(crate) struct Compiled {
     pub(crate) constraints: Option<Arc<Constraints>>,
     /// The arguments HTTP clients also send as `Mcp-Param-*` headers (checked whatever the
     /// transport: a tool with an invalid declaration is invalid).
-    #[allow(dead_code, reason = "read by the HTTP transport alone")]
     pub(crate) headers: Vec<ParamHeader>,
-    pub(crate) meta: Option<Box<RawValue>>,
     /// The argument names the input schema lists, when keys beside them are ignored rather
     /// than refused.
     pub(crate) known_arguments: Option<Arc<[String]>>,
@@ -90,7 +86,6 @@ impl Compiled {
             let s = schema::with_definitions(s, &mut generator);
             OutputSchema::new(schema::finish(s, Contract::Output, profile))
         });
-        let meta = source.meta.map(meta_object).transpose()?;
         let known_arguments = ignore_unknown
             .then(|| schema::property_names(&input_schema))
             .flatten();
@@ -101,7 +96,6 @@ impl Compiled {
             output,
             constraints,
             headers,
-            meta,
         })
     }
 

@@ -74,7 +74,7 @@ impl Session {
                 invocation: Invocation {
                     arguments,
                     context: Context(record),
-                    instance: tool.instance.clone(),
+                    instance: tool.held.instance.clone(),
                 },
                 tool,
                 threads,
@@ -173,7 +173,7 @@ impl Session {
             request.scope,
             tool,
         )?;
-        let asking = match tool.asks {
+        let asking = match tool.held.needs.asks {
             true => {
                 let arguments = round_arguments(request.params);
                 let forms = Arc::clone(&registry.forms);

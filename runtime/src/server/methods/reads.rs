@@ -18,6 +18,7 @@ use crate::call::context::Context;
 use crate::call::record::CallRecord;
 use crate::call::span::Outcome;
 use crate::call::to_client::Asking;
+use crate::call::to_client::form::Forms;
 use crate::item::handler::{BoxFuture, Handler, Instance, Invocation};
 use crate::prompts::output::PromptOutput;
 use crate::prompts::render::{self as prompt_render, PromptRenderer};
@@ -28,6 +29,7 @@ use crate::resources::contents::ResourceOutput;
 use crate::resources::render::{self as resource_render, ReadRenderer};
 use crate::run::caught::Output;
 use crate::run::item_call::{self, ItemCall};
+use crate::run::served::Held;
 use crate::run::workers::Threads;
 use crate::server::batch::Batch;
 use crate::server::catalog::Reached;
@@ -36,7 +38,6 @@ use crate::server::engine::Engine;
 use crate::server::methods::calls::{Request, round_arguments};
 use crate::server::methods::skills::revision_fields;
 use crate::server::reply::{Later, Reply};
-use crate::server::served_items::Asks;
 use crate::server::session::Session;
 use crate::tools::binding::Arguments;
 use crate::tools::render::Rendered;
@@ -90,13 +91,13 @@ impl Session {
             .sent_as_strings();
         let (schema, version) = (Arc::clone(&prompt.schema), request.version);
         let name = prompt.spec.header.name;
-        let asking = self.item_asking(request, &prompt.asks, || {
+        let asking = self.item_asking(request, &prompt.held, &prompt.forms, || {
             (format!("prompt:{name}"), round_arguments(params))
         })?;
         let run = Run {
             name,
             counted: true,
-            instance: prompt.instance.clone(),
+            instance: prompt.held.instance.clone(),
             arguments,
             uri: None,
             asking,
@@ -166,7 +167,7 @@ impl Session {
             .sent_as_strings();
         let spec = resource.spec;
         let cache = self.engine.read_cache(resource);
-        let asking = self.item_asking(request, &resource.asks, || {
+        let asking = self.item_asking(request, &resource.held, &resource.forms, || {
             (
                 format!("resource:{}", spec.header.name),
                 serde_json::json!({"uri": uri}),
@@ -175,7 +176,7 @@ impl Session {
         let run = Run {
             name: spec.header.name,
             counted: true,
-            instance: resource.instance.clone(),
+            instance: resource.held.instance.clone(),
             arguments,
             uri: Some(uri.into()),
             asking,
@@ -204,14 +205,15 @@ impl Session {
     fn item_asking(
         &self,
         request: &Request<'_>,
-        asks: &Asks,
+        held: &Held,
+        forms: &Arc<Forms>,
         target: impl FnOnce() -> (String, Value),
     ) -> Result<Option<Box<Asking>>, ProtocolError> {
-        if !asks.asks {
+        if !held.needs.asks {
             return Ok(None);
         }
         let (target, arguments) = target();
-        let forms = Arc::clone(&asks.forms);
+        let forms = Arc::clone(forms);
         let asking = self.asking(request, &target, arguments, forms)?;
         Ok(Some(Box::new(asking)))
     }

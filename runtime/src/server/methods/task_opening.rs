@@ -103,7 +103,7 @@ impl Session {
                 _ => Ok(None),
             };
         }
-        let plan = match tool.starts_task {
+        let plan = match tool.held.needs.starts_task {
             true => Plan::ByTool,
             false => Plan::Start,
         };
