@@ -100,7 +100,7 @@
 //! | `log: Log` | `log.info("...")`: `notifications/message` at the level the client asked for |
 //! | `cancel: Cancellation` | `cancel.is_cancelled()`, `cancel.cancelled().await`; no response is sent for a cancelled call |
 //! | `db: State<Db>` | shared state registered with `.state(Db::open()?)`; a missing state stops the server at start-up |
-//! | `ask: Elicit<T>` | `ask.form("message").await?`: a form of `T`'s fields for the user, answered with an [`Answer<T>`](Answer) (`async fn` only) |
+//! | `ask: Elicit<T>` | `ask.form("message").await?`: a form of `T`'s fields for the user, answered with an [`Answer<T>`](asking::Answer) (`async fn` only) |
 //! | `sample: Sample` | `sample.prompt("question", max_tokens).await?`: the client's model answers (`async fn` only) |
 //! | `roots: Roots` | `roots.list().await?`: the client's roots, asked once per session and again after the client says they changed ([`Server::on_roots_changed`]); on 2026-07-28 a round per call (`async fn` only) |
 //! | `auth: Auth` | the caller an authentication layer verified: `auth.subject()`, `auth.has_scope("...")`, `auth.claim("...")`; a call that carries none is refused before the tool runs (a tool for any caller reads `ctx.auth()`, `None` over stdio) |
@@ -418,7 +418,8 @@
 //! `ServeHttp::new(addr).http(...)`):
 //!
 //! ```no_run
-//! use toolwright::{Command, Server};
+//! use toolwright::Server;
+//! use toolwright::cli::Command;
 //!
 //! fn main() -> std::process::ExitCode {
 //!     let server = Server::new("weather", "1.0.0").discover();
@@ -463,34 +464,140 @@
 //! | `logging` | always: every tool can log ([`Log`]) |
 //! | `tasks` (2025-11-25), `extensions."io.modelcontextprotocol/tasks"` (2026-07-28) | some tool has `task = "..."`, or a task store was chosen ([`Server::task_store`]) |
 //! | `extensions."io.modelcontextprotocol/skills"` | a folder of skills is served ([`Server::skills`]) |
+//!
+//! [`Annotations`]: content::Annotations
+//! [`Auth`]: context::Auth
+//! [`Cancellation`]: context::Cancellation
+//! [`Command`]: cli::Command
+//! [`Command::parse`]: cli::Command::parse
+//! [`Completion`]: completion::Completion
+//! [`Content`]: content::Content
+//! [`Content::blob_resource`]: content::Content::blob_resource
+//! [`Content::image_base64`]: content::Content::image_base64
+//! [`Content::resource_link`]: content::Content::resource_link
+//! [`Content::text_resource`]: content::Content::text_resource
+//! [`Elicit`]: asking::Elicit
+//! [`EmbeddedResource`]: content::EmbeddedResource
+//! [`Inject`]: context::Inject
+//! [`Log`]: context::Log
+//! [`MemoryTaskStore`]: tasks::MemoryTaskStore
+//! [`Messages`]: prompts::Messages
+//! [`Progress`]: context::Progress
+//! [`PromptMessage`]: prompts::PromptMessage
+//! [`Requirements::caller`]: context::Requirements::caller
+//! [`Roots`]: asking::Roots
+//! [`Sample`]: asking::Sample
+//! [`SchemaProfile::Portable`]: tools::SchemaProfile::Portable
+//! [`SchemaProfile::Verbatim`]: tools::SchemaProfile::Verbatim
+//! [`TaskStart`]: tasks::TaskStart
+//! [`TaskStore`]: tasks::TaskStore
+//! [`ToolOutput`]: tools::ToolOutput
+//! [`Text<T>`]: tools::Text
+//! [`Structured<T>`]: tools::Structured
+//! [`Json<T>`]: tools::Json
+
+#![forbid(unsafe_code)]
 
 pub use toolwright_macros::{mcp_prompt, mcp_resource, mcp_tool, mcp_tool_type};
+// What every server names: the server, its errors, what a tool's function sees and returns
+// when it fails, and the revisions. Everything else is in the module of its subject.
 pub use toolwright_runtime::{
-    Annotations, Answer, Args, AskError, Auth, CacheScope, Caller, Cancellation, ClientInfo,
-    Command, Completing, Completion, Content, Context, Elicit, EmbeddedResource, Era, Error,
-    Extensions, Inject, IntoCompletion, IntoContents, IntoPrompt, IntoToolOutput, InvalidBase64,
-    ItemInfo, ItemKind, Json, Level, Log, McpError, MemoryTaskStore, Messages, NoForm, Progress,
-    Prompt, PromptMessage, ProtocolVersion, Requirements, Resource, ResourceLink, ResourceUpdates,
-    Result, Role, Root, Roots, RootsChanged, Sample, SamplingMessage, SamplingRequest,
-    SamplingResult, SchemaProfile, Server, ServerHandle, State, StoreError, StoreFuture,
-    Structured, TaskStart, TaskStore, Text, Tool, ToolError, ToolInfo, ToolOrder, ToolOutput,
-    UrlElicitation, UsageError, Waker, Watch,
+    Context, Era, Error, McpError, ProtocolVersion, Result, Server, ServerHandle, State, ToolError,
 };
+
+/// What a tool returns, how its schemas are shaped and listed, and the tool as a visibility
+/// rule or a middleware sees it. A tool's error, [`ToolError`], is at the
+/// crate's root.
+pub mod tools {
+    pub use toolwright_runtime::{
+        Args, IntoToolOutput, Json, SchemaProfile, Structured, Text, Tool, ToolInfo, ToolOrder,
+        ToolOutput,
+    };
+}
+
+/// Content blocks (text, image, audio, links to resources, embedded resources) and their
+/// annotations, in tool results and prompt messages alike.
+pub mod content {
+    pub use toolwright_runtime::{
+        Annotations, Content, EmbeddedResource, InvalidBase64, ResourceLink, Role,
+    };
+}
+
+/// What a prompt returns: its messages, and the trait a prompt's marker type implements.
+pub mod prompts {
+    pub use toolwright_runtime::{IntoPrompt, Messages, Prompt, PromptMessage};
+}
+
+/// What a resource returns, the trait a resource's marker type implements, how reads are
+/// cached, and telling subscribers that a resource changed.
+pub mod resources {
+    pub use toolwright_runtime::{CacheScope, IntoContents, Resource, ResourceUpdates};
+}
+
+/// Suggesting an argument's values as the user types (`completion/complete`), for prompts and
+/// resource templates.
+pub mod completion {
+    pub use toolwright_runtime::{Completing, Completion, IntoCompletion};
+}
+
+/// Asking the client, in every revision: the user through a form or a URL ([`Elicit`](asking::Elicit)),
+/// its model ([`Sample`](asking::Sample)), its roots ([`Roots`](asking::Roots)).
+pub mod asking {
+    pub use toolwright_runtime::{
+        Answer, AskError, Elicit, NoForm, Root, Roots, RootsChanged, Sample, SamplingMessage,
+        SamplingRequest, SamplingResult, UrlElicitation,
+    };
+}
+
+/// What a function is told of the request it serves, beside its [`Context`]:
+/// the injected parameters (progress, log, cancellation, the caller) and [`Inject`](context::Inject)
+/// for injectables of one's own.
+pub mod context {
+    pub use toolwright_runtime::{
+        Auth, Cancellation, ClientInfo, Extensions, Inject, Level, Log, Progress, Requirements,
+    };
+}
+
+/// Tools that run as tasks: the point where a call becomes one ([`TaskStart`](tasks::TaskStart)),
+/// and the stores that keep them ([`MemoryTaskStore`](tasks::MemoryTaskStore), a
+/// [`TaskStore`](tasks::TaskStore) of one's own, and with feature `redis` `RedisTaskStore`).
+pub mod tasks {
+    #[cfg(feature = "redis")]
+    pub use toolwright_runtime::RedisTaskStore;
+    pub use toolwright_runtime::{
+        MemoryTaskStore, StoreError, StoreFuture, TaskStart, TaskStore, Waker, Watch,
+    };
+}
+
+/// Which items a caller sees: what a visibility rule ([`Server::visibility`]) is given.
+pub mod visibility {
+    pub use toolwright_runtime::{Caller, ItemInfo, ItemKind};
+}
+
+/// The command line every server binary has, for a program that reads its own first
+/// ([`Server::execute`]).
+pub mod cli {
+    #[cfg(feature = "http")]
+    pub use toolwright_runtime::ServeHttp;
+    pub use toolwright_runtime::{Command, UsageError};
+}
 
 /// Middleware around tool calls: tower layers, and [`from_fn`](middleware::from_fn).
 pub use toolwright_runtime::middleware;
 
+/// Streamable HTTP (feature `http`): the endpoint's settings ([`Http`](http::Http)) and the
+/// endpoint as a tower service ([`HttpService`](http::HttpService)).
 #[cfg(feature = "http")]
-pub use toolwright_runtime::{HTTP_PATH, Http, HttpService, ResponseBody, ServeHttp};
+pub mod http {
+    pub use toolwright_runtime::HTTP_PATH as PATH;
+    pub use toolwright_runtime::{Http, HttpService, ResponseBody};
+}
 
 /// This server as an OAuth 2.1 resource server: [`Authorization`](oauth::Authorization), and
 /// the token checks of feature `oauth` ([`Jwt`](oauth::Jwt), [`Introspection`](oauth::Introspection),
 /// and both at once, [`JwtOrIntrospection`](oauth::JwtOrIntrospection)).
 #[cfg(feature = "http")]
 pub use toolwright_runtime::oauth;
-
-#[cfg(feature = "redis")]
-pub use toolwright_runtime::RedisTaskStore;
 
 /// Testing tools without a client process: an in-process [`Client`](testing::Client) that
 /// checks structured results against the advertised schemas, and a [`Manifest`](testing::Manifest)
