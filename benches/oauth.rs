@@ -16,9 +16,9 @@ use axum::body::Body;
 use criterion::measurement::{Measurement, ValueFormatter, WallTime};
 use criterion::{Criterion, criterion_group, criterion_main};
 use serde_json::{Value, json};
+use toolwright::http::{Http, HttpService};
 use toolwright::oauth::{Authorization, Introspection, Jwt};
 use toolwright::prelude::*;
-use toolwright::{Http, HttpService};
 use tower::{Service, ServiceExt};
 
 #[path = "../tests/common/oauth.rs"]

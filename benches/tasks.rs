@@ -86,7 +86,7 @@ fn tasks(c: &mut Criterion) {
         // The store's connections live on a runtime of their own, kept for the whole run.
         let runtime = Box::leak(Box::new(tokio::runtime::Runtime::new().unwrap()));
         let store = runtime
-            .block_on(toolwright::RedisTaskStore::connect(&url))
+            .block_on(toolwright::tasks::RedisTaskStore::connect(&url))
             .unwrap();
         let server = server().task_store(store);
         let mut client = Client::connect(server, ProtocolVersion::V2026_07_28).unwrap();

@@ -24,9 +24,11 @@ use std::time::Duration;
 
 use axum::Router;
 use axum::http::HeaderName;
+use toolwright::Server;
+use toolwright::context::Auth;
+use toolwright::http::Http;
 use toolwright::oauth::{Authorization, Introspection, Jwt};
 use toolwright::prelude::*;
-use toolwright::{Auth, Http, Server};
 
 /// Says who is calling, as the authorization server vouched for them.
 #[mcp_tool(read_only, open_world = false)]

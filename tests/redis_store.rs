@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use serde_json::{Value, json};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::task::{JoinHandle, JoinSet};
-use toolwright::{RedisTaskStore, TaskStore};
+use toolwright::tasks::{RedisTaskStore, TaskStore};
 
 const HOUR: Duration = Duration::from_secs(3600);
 

@@ -8,8 +8,8 @@ use std::time::{Duration, Instant};
 use common::InProcess;
 use serde::Serialize;
 use serde_json::{Value, json};
-use toolwright::ToolOrder;
 use toolwright::prelude::*;
+use toolwright::tools::ToolOrder;
 
 /// Sleeps on the calling thread, like a tool that does blocking I/O.
 #[mcp_tool]

@@ -181,8 +181,9 @@ fn main() -> ExitCode {
 mod tests {
     use super::*;
     use serde_json::json;
+    use toolwright::ProtocolVersion;
+    use toolwright::context::Level;
     use toolwright::testing::{Answers, Client, Manifest};
-    use toolwright::{Level, ProtocolVersion};
 
     #[test]
     fn progress_and_logs_reach_the_client() {

@@ -33,8 +33,9 @@ use std::process::ExitCode;
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
+use toolwright::asking::RootsChanged;
+use toolwright::cli::Command;
 use toolwright::prelude::*;
-use toolwright::{Command, RootsChanged};
 
 use beneath::{Folder, MAX_READ, Refused};
 

@@ -8,8 +8,9 @@ use serde_json::{Value, json};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
+use toolwright::ProtocolVersion;
+use toolwright::asking::Root;
 use toolwright::testing::{Answers, Client, Manifest};
-use toolwright::{ProtocolVersion, Root};
 
 /// A directory of its own for each test, with two files, a picture and a folder.
 fn sandbox(name: &str) -> PathBuf {

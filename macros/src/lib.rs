@@ -58,6 +58,8 @@
 //! | `#[mcp_tool]` on a non-function | on a struct | `#[mcp_tool]` goes on a function |
 //! | `#[mcp_tool_type]` on a trait impl or a non-impl | `impl Default for Api` | `#[mcp_tool_type]` goes on an inherent impl block |
 
+#![forbid(unsafe_code)]
+
 // In layer order, lowest first: each module imports only from the modules before it here.
 mod errors;
 mod syntax;

@@ -9,7 +9,7 @@ pub(crate) fn unraw(ident: &Ident) -> String {
     s.strip_prefix("r#").map(str::to_owned).unwrap_or(s)
 }
 
-/// The last segment of a plain path type: `Progress` of `toolwright::Progress`.
+/// The last segment of a plain path type: `Progress` of `toolwright::context::Progress`.
 pub(crate) fn last_segment(ty: &Type) -> Option<&PathSegment> {
     match ty {
         Type::Path(path) if path.qself.is_none() => path.path.segments.last(),

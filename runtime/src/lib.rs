@@ -16,6 +16,9 @@
 //! and `testing`, with `private` (what generated code names) on top.
 
 #![warn(missing_docs)]
+// One function reads the thread's CPU clock through libc (`run/pace.rs`); it says why it is
+// sound, and nothing else may be unsafe.
+#![deny(unsafe_code)]
 
 mod call;
 mod cli;

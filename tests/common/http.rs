@@ -7,7 +7,8 @@ use std::net::{SocketAddr, TcpStream};
 use std::thread::JoinHandle;
 
 use serde_json::{Value, json};
-use toolwright::{Http, Server};
+use toolwright::Server;
+use toolwright::http::Http;
 
 use super::{TIMEOUT, modern_meta};
 

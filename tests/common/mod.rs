@@ -266,7 +266,7 @@ impl InProcess {
 
     /// A conversation whose every request carries `caller`, as an authentication layer would
     /// have put it there.
-    pub fn start_as(server: Server, caller: toolwright::Auth) -> InProcess {
+    pub fn start_as(server: Server, caller: toolwright::context::Auth) -> InProcess {
         InProcess::of(InProcess::connect(server).caller(caller))
     }
 

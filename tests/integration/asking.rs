@@ -10,9 +10,11 @@ use common::PipedServer;
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Value, json};
+use toolwright::asking::{Root, SamplingRequest};
+use toolwright::context::Auth;
 use toolwright::prelude::*;
 use toolwright::testing::{Answers, Client};
-use toolwright::{Auth, Era, ProtocolVersion, Root, SamplingRequest};
+use toolwright::{Era, ProtocolVersion};
 
 #[derive(Deserialize, JsonSchema)]
 struct Confirm {

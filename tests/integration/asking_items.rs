@@ -9,9 +9,10 @@ use common::PipedServer;
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Value, json};
+use toolwright::ProtocolVersion;
+use toolwright::asking::Root;
 use toolwright::prelude::*;
 use toolwright::testing::{Answers, Client};
-use toolwright::{ProtocolVersion, Root};
 
 #[derive(Deserialize, JsonSchema)]
 struct UserContext {

@@ -6,8 +6,9 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 use toolwright::prelude::*;
+use toolwright::resources::CacheScope;
 use toolwright::testing::Client;
-use toolwright::{CacheScope, Error, ProtocolVersion};
+use toolwright::{Error, ProtocolVersion};
 
 /// A counter whose updates the server announces, as the reference server's `memo://counter`.
 #[mcp_resource("memo://counter")]
@@ -53,7 +54,7 @@ impl Inject for Reader {
         Ok(Reader(cx.auth().map_or("", Auth::subject).to_owned()))
     }
 
-    fn require(requirements: &mut toolwright::Requirements) {
+    fn require(requirements: &mut toolwright::context::Requirements) {
         requirements.caller();
     }
 }
@@ -107,7 +108,7 @@ fn contents_that_depend_on_the_caller_are_never_shared() {
     let server = Server::new("hints", "1")
         .resource::<mine>()
         .cache_reads(Duration::from_secs(300), CacheScope::Public);
-    let ada = toolwright::Auth::new("ada").with_scopes(["notes:read"]);
+    let ada = toolwright::context::Auth::new("ada").with_scopes(["notes:read"]);
     let mut client = Client::connect(server, ProtocolVersion::V2026_07_28)
         .unwrap()
         .caller(ada);

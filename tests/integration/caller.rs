@@ -6,7 +6,8 @@ use toolwright::prelude::*;
 use toolwright::testing::Client;
 
 use crate::common::listed_names;
-use toolwright::{Auth, ProtocolVersion};
+use toolwright::ProtocolVersion;
+use toolwright::context::Auth;
 
 /// Says who called.
 #[mcp_tool(read_only)]

@@ -8,7 +8,8 @@ use std::time::Duration;
 use serde_json::{Value, json};
 use toolwright::prelude::*;
 use toolwright::testing::Client;
-use toolwright::{Error, ItemKind, ProtocolVersion, Server, ServerHandle};
+use toolwright::visibility::ItemKind;
+use toolwright::{Error, ProtocolVersion, Server, ServerHandle};
 
 /// Opens the day.
 #[mcp_prompt]

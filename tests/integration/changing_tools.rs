@@ -10,7 +10,8 @@ use std::time::Duration;
 use common::PipedServer;
 use serde_json::{Value, json};
 use toolwright::prelude::*;
-use toolwright::{Error, ItemKind, ProtocolVersion, Server, ServerHandle};
+use toolwright::visibility::ItemKind;
+use toolwright::{Error, ProtocolVersion, Server, ServerHandle};
 
 /// Says a.
 #[mcp_tool]

@@ -4,9 +4,10 @@
 use schemars::JsonSchema;
 use serde::Serialize;
 use serde_json::{Value, json};
+use toolwright::ProtocolVersion;
+use toolwright::content::{Annotations, EmbeddedResource, ResourceLink, Role};
 use toolwright::prelude::*;
 use toolwright::testing::Client;
-use toolwright::{Annotations, EmbeddedResource, ProtocolVersion, ResourceLink, Role};
 
 /// A one-pixel PNG, in base64 as a file or an API hands it over.
 const PIXEL: &str = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";

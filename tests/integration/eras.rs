@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use common::{InProcess, REVISIONS};
 use serde_json::{Value, json};
-use toolwright::SchemaProfile;
+use toolwright::tools::SchemaProfile;
 
 const SERVER_META: &str =
     r#""_meta":{"io.modelcontextprotocol/serverInfo":{"name":"fixtures","version":"3.2.1"}}"#;

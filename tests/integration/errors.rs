@@ -6,9 +6,10 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use serde_json::{Value, json};
+use toolwright::ProtocolVersion;
+use toolwright::asking::UrlElicitation;
 use toolwright::prelude::*;
 use toolwright::testing::{Answers, Client, RpcError};
-use toolwright::{ProtocolVersion, UrlElicitation};
 
 const MODERN: ProtocolVersion = ProtocolVersion::V2026_07_28;
 const LATEST_LEGACY: ProtocolVersion = ProtocolVersion::V2025_11_25;

@@ -10,8 +10,9 @@ use std::time::{Duration, Instant};
 use common::TIMEOUT;
 use common::http::{Endpoint, Request};
 use serde_json::{Value, json};
+use toolwright::Server;
+use toolwright::http::Http;
 use toolwright::prelude::*;
-use toolwright::{Http, Server};
 
 /// Whether a call saw its cancellation, and how many calls finished.
 #[derive(Default)]

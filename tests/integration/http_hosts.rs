@@ -6,8 +6,9 @@ use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::time::{Duration, Instant};
 
 use serde_json::json;
+use toolwright::Server;
+use toolwright::http::Http;
 use toolwright::prelude::*;
-use toolwright::{Http, Server};
 
 use crate::common::TIMEOUT;
 use crate::common::http::modern;

@@ -9,8 +9,9 @@ use std::net::TcpStream;
 use common::TIMEOUT;
 use common::http::{Endpoint, Open};
 use serde_json::json;
+use toolwright::Server;
+use toolwright::http::Http;
 use toolwright::prelude::*;
-use toolwright::{Http, Server};
 
 /// Echoes its text.
 #[mcp_tool]

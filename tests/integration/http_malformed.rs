@@ -10,8 +10,9 @@ use std::time::Duration;
 
 use common::http::{Endpoint, Open, Request, exchange};
 use serde_json::json;
+use toolwright::Server;
+use toolwright::http::Http;
 use toolwright::prelude::*;
-use toolwright::{Http, Server};
 
 /// Echoes the text.
 #[mcp_tool]

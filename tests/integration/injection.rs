@@ -8,8 +8,9 @@ use std::time::Duration;
 
 use common::InProcess;
 use serde_json::{Value, json};
+use toolwright::Era;
+use toolwright::context::Requirements;
 use toolwright::prelude::*;
-use toolwright::{Era, Requirements};
 
 /// Makes two calls wait for each other.
 struct Rendezvous(tokio::sync::Barrier);

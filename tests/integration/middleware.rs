@@ -11,7 +11,8 @@ use serde_json::json;
 use toolwright::middleware::{self, Next, ToolCall};
 use toolwright::prelude::*;
 use toolwright::testing::Client;
-use toolwright::{ProtocolVersion, Server, ToolOutput};
+use toolwright::tools::ToolOutput;
+use toolwright::{ProtocolVersion, Server};
 
 /// Counts tool runs, and what ran at once.
 #[derive(Default)]

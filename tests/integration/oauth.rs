@@ -9,9 +9,10 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use serde_json::{Value, json};
+use toolwright::context::Auth;
+use toolwright::http::Http;
 use toolwright::oauth::{Authorization, Introspection, Jwt, TokenError, TokenVerifier};
 use toolwright::prelude::*;
-use toolwright::{Auth, Http};
 
 use crate::common::http::{Endpoint, Reply, Request};
 use crate::common::oauth::{FakeAs, INTROSPECTOR, RESOURCE, now, sign, sign_with, unsigned};

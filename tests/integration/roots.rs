@@ -7,9 +7,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use serde_json::json;
+use toolwright::ProtocolVersion;
+use toolwright::asking::Root;
 use toolwright::prelude::*;
 use toolwright::testing::{Answers, Client};
-use toolwright::{ProtocolVersion, Root};
 
 /// Says whether a path is inside one of the client's roots.
 #[mcp_tool(read_only)]

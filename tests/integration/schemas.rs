@@ -8,7 +8,7 @@ use crate::fixtures;
 
 use common::{Client, InProcess, Process, REVISIONS};
 use serde_json::{Value, json};
-use toolwright::SchemaProfile;
+use toolwright::tools::SchemaProfile;
 
 fn compile(schema: &Value, what: &str) -> jsonschema::Validator {
     jsonschema::draft202012::new(schema).unwrap_or_else(|e| panic!("{what}: {e}\n{schema:#}"))

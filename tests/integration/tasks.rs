@@ -8,9 +8,11 @@ use std::time::Duration;
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Value, json};
+use toolwright::ProtocolVersion;
+use toolwright::context::Auth;
 use toolwright::prelude::*;
+use toolwright::tasks::TaskStart;
 use toolwright::testing::{Answers, Client, TaskCall, TaskEnd};
-use toolwright::{Auth, ProtocolVersion, TaskStart};
 
 const MODERN: ProtocolVersion = ProtocolVersion::V2026_07_28;
 const EXPERIMENTAL: ProtocolVersion = ProtocolVersion::V2025_11_25;

@@ -4,9 +4,10 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::time::Duration;
 
 use serde_json::json;
+use toolwright::ProtocolVersion;
+use toolwright::context::Level;
 use toolwright::prelude::*;
 use toolwright::testing::{Client, Compatibility, Manifest, StructuredError};
-use toolwright::{Level, ProtocolVersion};
 
 /// A return type whose schema lies: it says a string, and the value is a number.
 struct Liar;

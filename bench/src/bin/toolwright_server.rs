@@ -2,7 +2,7 @@
 //! cost of a call with 200 tools.
 //!
 //! `serve --http ADDR` serves them over Streamable HTTP as every toolwright binary does
-//! (`toolwright::Command::ServeHttp`). With `SESSION_IDLE_MS` set, the endpoint gets that idle
+//! (`toolwright::cli::Command::ServeHttp`). With `SESSION_IDLE_MS` set, the endpoint gets that idle
 //! time and room for 20 000 sessions instead (the HTTP bench's memory mode), through
 //! `Server::http_service` on a listener of its own, so that port 0 can be announced.
 use toolwright::prelude::*;
@@ -70,11 +70,11 @@ fn main() -> std::process::ExitCode {
         .filter(|a| !flags.contains(&a.as_str()))
         .collect();
     if args.first().map(String::as_str) != Some("serve") || args.len() != 3 {
-        return server.execute(toolwright::Command::Serve);
+        return server.execute(toolwright::cli::Command::Serve);
     }
     match std::env::var("SESSION_IDLE_MS") {
         Ok(idle) => short_sessions(server, &args[2], idle.parse().expect("milliseconds")),
-        Err(_) => match toolwright::Command::parse(&args) {
+        Err(_) => match toolwright::cli::Command::parse(&args) {
             Ok(command) => server.execute(command),
             Err(usage) => panic!("{usage}"),
         },
@@ -84,7 +84,7 @@ fn main() -> std::process::ExitCode {
 /// What `serve_http_with(addr, Http::new().session_idle(..).max_sessions(20_000), ..)` does,
 /// on the same kind of runtime, with the bound address announced as `serve --http` does.
 fn short_sessions(server: Server, addr: &str, idle_ms: u64) -> std::process::ExitCode {
-    let http = toolwright::Http::new()
+    let http = toolwright::http::Http::new()
         .session_idle(std::time::Duration::from_millis(idle_ms))
         .max_sessions(20_000);
     let endpoint = server.http_service(http).expect("the server builds");
@@ -97,7 +97,7 @@ fn short_sessions(server: Server, addr: &str, idle_ms: u64) -> std::process::Exi
         let bound = listener.local_addr().unwrap();
         eprintln!(
             "toolwright: serving MCP at http://{bound}{}",
-            toolwright::HTTP_PATH
+            toolwright::http::PATH
         );
         endpoint
             .serve(listener, std::future::pending())

@@ -99,7 +99,7 @@ mod tests {
     fn injected_parameters_are_told_apart_by_type() {
         let f: syn::ItemFn = syn::parse_quote! {
             fn f(
-                cx: &Context, p: Progress, c: toolwright::Cancellation, s: State<Db>,
+                cx: &Context, p: Progress, c: toolwright::context::Cancellation, s: State<Db>,
                 #[inject] conn: Conn, #[arg] context: Context, q: String, w: Args<Query>,
             ) {}
         };

@@ -108,15 +108,20 @@ struct Usage {
 }
 
 #[cfg(target_os = "linux")]
+// The thread's CPU clock and context switches come from libc (`getrusage`, `clock_gettime`);
+// the SAFETY comment inside says why the two calls are sound.
+#[allow(unsafe_code)]
 fn usage() -> Option<Usage> {
     let mut usage = std::mem::MaybeUninit::<libc::rusage>::zeroed();
     let mut cpu = libc::timespec {
         tv_sec: 0,
         tv_nsec: 0,
     };
-    // SAFETY: each call fills the struct it is given (both initialized beforehand); they ask
-    // about the calling thread only. `getrusage`'s CPU times are sampled at the scheduler's
-    // tick, so the CPU time comes from the thread's CPU clock, which is exact.
+    // SAFETY: both pointers are to locals of the types the calls write, valid for the whole
+    // call, and the calls ask about the calling thread only; `rusage` is plain integers, so
+    // its zeroed value is initialized whether or not `getrusage` wrote it (`assume_init`).
+    // The CPU time comes from the thread's CPU clock, which is exact, not from `getrusage`,
+    // whose times are sampled at the scheduler's tick.
     let usage = unsafe {
         if libc::getrusage(libc::RUSAGE_THREAD, usage.as_mut_ptr()) != 0
             || libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut cpu) != 0

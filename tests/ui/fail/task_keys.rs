@@ -1,5 +1,5 @@
 use toolwright::prelude::*;
-use toolwright::TaskStart;
+use toolwright::tasks::TaskStart;
 
 /// `task` takes one of two words.
 #[mcp_tool(task = "always")]

@@ -1,7 +1,7 @@
 //! Every injectable parameter form, and tool methods.
 
 use toolwright::prelude::*;
-use toolwright::Requirements;
+use toolwright::context::Requirements;
 
 struct Db;
 struct Conn;
@@ -35,8 +35,8 @@ mod own {
     /// A type of the author's own that shares a name with one the server injects.
     pub struct Sample;
 
-    impl toolwright::Inject for Sample {
-        fn inject(_: &toolwright::Context) -> Result<Self, toolwright::ToolOutput> {
+    impl toolwright::context::Inject for Sample {
+        fn inject(_: &toolwright::Context) -> Result<Self, toolwright::tools::ToolOutput> {
             Ok(Sample)
         }
     }

@@ -4,7 +4,7 @@
 
 use schemars::JsonSchema;
 use serde::Deserialize;
-use toolwright::EmbeddedResource;
+use toolwright::content::EmbeddedResource;
 use toolwright::prelude::*;
 
 #[derive(Deserialize, JsonSchema)]

@@ -1,7 +1,7 @@
 //! Every kind of return value, and the opt-out from descriptions.
 
 use toolwright::prelude::*;
-use toolwright::ResourceLink;
+use toolwright::content::ResourceLink;
 
 /// Blocks.
 #[mcp_tool]
