@@ -252,6 +252,7 @@ const MACROS: Folders = &[
             &["injected", "registration", "spec"],
             &["arguments", "completion", "outcome"],
             &["handler"],
+            &["string_item"],
             &["prompt", "resource", "tool"],
             &["tool_type"],
         ],

@@ -17,6 +17,8 @@ pub(crate) mod outcome;
 
 pub(crate) mod handler;
 
+pub(crate) mod string_item;
+
 pub(crate) mod prompt;
 pub(crate) mod resource;
 pub(crate) mod tool;

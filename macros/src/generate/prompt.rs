@@ -6,12 +6,8 @@ use quote::quote;
 use syn::{Type, Visibility};
 
 use crate::check::checked::Checked;
-use crate::generate::arguments::args_struct;
-use crate::generate::completion::completers;
-use crate::generate::handler::{handler, into_output};
-use crate::generate::injected::injectors;
 use crate::generate::registration;
-use crate::generate::spec::shared_fields;
+use crate::generate::string_item::{Generated, Output, generated};
 use crate::generate::target::{Made, Target};
 use crate::model::prompt::Prompt;
 
@@ -60,32 +56,27 @@ fn target<'a>(prompt: &Prompt<'a>) -> Target<'a> {
 }
 
 fn items(prompt: &Prompt<'_>, target: &Target<'_>) -> TokenStream {
-    let function = &prompt.function;
     let private = target.private();
-    let args_struct = args_struct(function, target);
-    let into_output = into_output(
-        function,
-        target,
-        quote!(),
-        quote!(#private::IntoPrompt::into_prompt(__value)),
-    );
-    let requirements = injectors(function, target);
-    let (completers, completions) = completers(function, target);
-    let call = handler(function, target, quote!(__into_output(__returned)));
-    let shared = shared_fields(
-        function,
+    let output = Output {
+        parameters: quote!(),
+        body: quote!(#private::IntoPrompt::into_prompt(__value)),
+        call: quote!(__into_output(__returned)),
+    };
+    let Generated {
+        items,
+        shared,
+        completions,
+    } = generated(
+        &prompt.function,
         &prompt.name,
         prompt.description.as_ref(),
         &prompt.attributes,
         target,
+        output,
     );
     let arguments = target.item.arguments();
     quote! {
-        #args_struct
-        #into_output
-        #requirements
-        #completers
-        #call
+        #items
         static __SPEC: #private::PromptSpec = #private::PromptSpec {
             #shared
             arguments: #private::input_schema::<#arguments>,

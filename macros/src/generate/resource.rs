@@ -7,12 +7,8 @@ use syn::{Type, Visibility};
 
 use crate::attr::resource::Audience;
 use crate::check::checked::Checked;
-use crate::generate::arguments::args_struct;
-use crate::generate::completion::completers;
-use crate::generate::handler::{handler, into_output};
-use crate::generate::injected::injectors;
 use crate::generate::registration;
-use crate::generate::spec::shared_fields;
+use crate::generate::string_item::{Generated, Output, generated};
 use crate::generate::target::{Made, Target};
 use crate::generate::tokens::option;
 use crate::model::resource::Resource;
@@ -63,34 +59,29 @@ fn target<'a>(resource: &Resource<'a>) -> Target<'a> {
 }
 
 fn items(resource: &Resource<'_>, target: &Target<'_>) -> TokenStream {
-    let function = &resource.function;
     let attributes = &resource.attributes;
     let private = target.private();
-    let args_struct = args_struct(function, target);
-    let into_output = into_output(
-        function,
-        target,
-        quote!(__read: &#private::Read<'_>),
-        quote!(#private::ResourceOutput::from_value(__value, __read)),
-    );
-    let requirements = injectors(function, target);
-    let (completers, completions) = completers(function, target);
-    let call = handler(
-        function,
-        target,
-        quote! {
+    let output = Output {
+        parameters: quote!(__read: &#private::Read<'_>),
+        body: quote!(#private::ResourceOutput::from_value(__value, __read)),
+        call: quote! {
             __into_output(__returned, &#private::Read {
                 uri: __invocation.resource_uri(),
                 mime_type: __SPEC.mime_type,
             })
         },
-    );
-    let shared = shared_fields(
-        function,
+    };
+    let Generated {
+        items,
+        shared,
+        completions,
+    } = generated(
+        &resource.function,
         &resource.name,
         resource.description.as_ref(),
         &attributes.item,
         target,
+        output,
     );
     let uri = &attributes.uri;
     let mime_type = option(attributes.mime_type.as_ref().map(|m| &m.value));
@@ -105,11 +96,7 @@ fn items(resource: &Resource<'_>, target: &Target<'_>) -> TokenStream {
     let cache_scope = option(attributes.cache.as_ref());
     let variables = target.item.arguments();
     quote! {
-        #args_struct
-        #into_output
-        #requirements
-        #completers
-        #call
+        #items
         static __SPEC: #private::ResourceSpec = #private::ResourceSpec {
             #shared
             uri: #uri,
