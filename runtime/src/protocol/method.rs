@@ -8,68 +8,69 @@ use std::borrow::Cow;
 
 use crate::protocol::params::Params;
 
-/// A method a client sends: a request's, or a notification's.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum Method<'a> {
-    Initialize,
-    Ping,
-    ToolsList,
-    ToolsCall,
-    LoggingSetLevel,
-    PromptsList,
-    PromptsGet,
-    ResourcesList,
-    ResourcesTemplatesList,
-    ResourcesRead,
-    ResourcesSubscribe,
-    ResourcesUnsubscribe,
-    CompletionComplete,
-    SkillsList,
-    SkillsGet,
-    ResourcesDirectoryRead,
-    TasksGet,
-    TasksUpdate,
-    TasksCancel,
-    TasksResult,
-    TasksList,
-    ServerDiscover,
-    SubscriptionsListen,
-    Cancelled,
-    RootsListChanged,
-    Initialized,
-    /// A method the server does not know, as sent.
-    Other(Cow<'a, str>),
+/// The methods the server knows, each with its name, written once: the enum, its parsing
+/// and its names are made from this list.
+macro_rules! methods {
+    ($($method:ident => $name:literal,)*) => {
+        /// A method a client sends: a request's, or a notification's.
+        #[derive(Debug, Clone, PartialEq, Eq)]
+        pub(crate) enum Method<'a> {
+            $($method,)*
+            /// A method the server does not know, as sent.
+            Other(Cow<'a, str>),
+        }
+
+        impl<'a> Method<'a> {
+            /// The method named `name`.
+            pub(crate) fn parse(name: Cow<'a, str>) -> Method<'a> {
+                match &*name {
+                    $($name => Method::$method,)*
+                    _ => Method::Other(name),
+                }
+            }
+
+            /// Its name, as the client sent it.
+            pub(crate) fn name(&self) -> &str {
+                match self {
+                    $(Method::$method => $name,)*
+                    Method::Other(name) => name,
+                }
+            }
+        }
+
+        #[cfg(test)]
+        const KNOWN: &[(Method<'static>, &str)] = &[$((Method::$method, $name),)*];
+    };
 }
 
-/// Every method the server knows, with its name.
-static KNOWN: [(Method<'static>, &str); 26] = [
-    (Method::Initialize, "initialize"),
-    (Method::Ping, "ping"),
-    (Method::ToolsList, "tools/list"),
-    (Method::ToolsCall, "tools/call"),
-    (Method::LoggingSetLevel, "logging/setLevel"),
-    (Method::PromptsList, "prompts/list"),
-    (Method::PromptsGet, "prompts/get"),
-    (Method::ResourcesList, "resources/list"),
-    (Method::ResourcesTemplatesList, "resources/templates/list"),
-    (Method::ResourcesRead, "resources/read"),
-    (Method::ResourcesSubscribe, "resources/subscribe"),
-    (Method::ResourcesUnsubscribe, "resources/unsubscribe"),
-    (Method::CompletionComplete, "completion/complete"),
-    (Method::SkillsList, "skills/list"),
-    (Method::SkillsGet, "skills/get"),
-    (Method::ResourcesDirectoryRead, "resources/directory/read"),
-    (Method::TasksGet, "tasks/get"),
-    (Method::TasksUpdate, "tasks/update"),
-    (Method::TasksCancel, "tasks/cancel"),
-    (Method::TasksResult, "tasks/result"),
-    (Method::TasksList, "tasks/list"),
-    (Method::ServerDiscover, "server/discover"),
-    (Method::SubscriptionsListen, "subscriptions/listen"),
-    (Method::Cancelled, "notifications/cancelled"),
-    (Method::RootsListChanged, "notifications/roots/list_changed"),
-    (Method::Initialized, "notifications/initialized"),
-];
+methods! {
+    Initialize => "initialize",
+    Ping => "ping",
+    ToolsList => "tools/list",
+    ToolsCall => "tools/call",
+    LoggingSetLevel => "logging/setLevel",
+    PromptsList => "prompts/list",
+    PromptsGet => "prompts/get",
+    ResourcesList => "resources/list",
+    ResourcesTemplatesList => "resources/templates/list",
+    ResourcesRead => "resources/read",
+    ResourcesSubscribe => "resources/subscribe",
+    ResourcesUnsubscribe => "resources/unsubscribe",
+    CompletionComplete => "completion/complete",
+    SkillsList => "skills/list",
+    SkillsGet => "skills/get",
+    ResourcesDirectoryRead => "resources/directory/read",
+    TasksGet => "tasks/get",
+    TasksUpdate => "tasks/update",
+    TasksCancel => "tasks/cancel",
+    TasksResult => "tasks/result",
+    TasksList => "tasks/list",
+    ServerDiscover => "server/discover",
+    SubscriptionsListen => "subscriptions/listen",
+    Cancelled => "notifications/cancelled",
+    RootsListChanged => "notifications/roots/list_changed",
+    Initialized => "notifications/initialized",
+}
 
 /// What a request names, as its span, the `Mcp-Name` header and the scope check see it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -86,27 +87,7 @@ pub(crate) enum Target<'a> {
     None,
 }
 
-impl<'a> Method<'a> {
-    /// The method named `name`.
-    pub(crate) fn parse(name: Cow<'a, str>) -> Method<'a> {
-        match KNOWN.iter().find(|(_, known)| *known == name) {
-            Some((method, _)) => method.clone(),
-            None => Method::Other(name),
-        }
-    }
-
-    /// Its name, as the client sent it.
-    pub(crate) fn name(&self) -> &str {
-        match self {
-            Method::Other(name) => name,
-            known => KNOWN
-                .iter()
-                .find(|(method, _)| method == known)
-                .map(|(_, name)| *name)
-                .expect("every known method has a name"),
-        }
-    }
-
+impl Method<'_> {
     /// What a request of this method with `params` names.
     pub(crate) fn target<'p>(&self, params: &'p Params<'_>) -> Target<'p> {
         let named = match self {
@@ -142,7 +123,7 @@ mod tests {
 
     #[test]
     fn every_known_method_reads_back_as_itself() {
-        for (method, name) in &KNOWN {
+        for (method, name) in KNOWN {
             assert_eq!(Method::parse(Cow::Borrowed(name)), *method);
             assert_eq!(method.name(), *name);
         }
