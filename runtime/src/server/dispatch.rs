@@ -71,10 +71,12 @@ impl Session {
         scope: RequestScope<'_>,
         batch: Option<&Arc<Batch>>,
     ) -> Result<Reply, ProtocolError> {
-        let meta: Meta<'_> = match params.meta {
-            Some(meta) => Meta::parse(meta)
-                .ok_or_else(|| ProtocolError::invalid_params("`_meta` must be an object"))?,
-            None => Meta::default(),
+        let none = Meta::default();
+        let meta = match params.read_meta() {
+            Some(meta) => {
+                meta.ok_or_else(|| ProtocolError::invalid_params("`_meta` must be an object"))?
+            }
+            None => &none,
         };
         if meta.protocol_version.is_some() {
             if batch.is_some() {
@@ -82,7 +84,7 @@ impl Session {
                     "a 2026-07-28 request cannot be part of a batch",
                 ));
             }
-            return self.stateless(id, method, params, &meta, scope);
+            return self.stateless(id, method, params, meta, scope);
         }
         if let Some(handshake) = self.handshake.get() {
             scope.span.revision(handshake.version);
@@ -97,7 +99,7 @@ impl Session {
             "tools/list" => list(id, engine, self.version()?, params, scope),
             "tools/call" => {
                 let version = self.version()?;
-                self.call(id, version, params, &meta, scope, batch)
+                self.call(id, version, params, meta, scope, batch)
             }
             "logging/setLevel" => {
                 self.version()?;
@@ -112,7 +114,7 @@ impl Session {
                     id,
                     version,
                     params,
-                    meta: &meta,
+                    meta,
                     scope,
                 };
                 self.served(method, &request, batch)
