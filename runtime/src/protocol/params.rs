@@ -37,6 +37,17 @@ pub(crate) struct Params<'a> {
     /// Of `resources/read`, `resources/subscribe`, `skills/get` and others: the resource.
     pub(crate) uri: Option<Cow<'a, str>>,
     rare: Option<Box<Rare<'a>>>,
+    /// `meta` as [`Meta::parse`] read it, with it (boxed: the hot path's messages stay small).
+    meta_read: Option<Option<Box<Meta<'a>>>>,
+}
+
+impl<'a> Params<'a> {
+    /// `_meta` as [`Meta::parse`] reads it: `None` when the message has none, `Some(None)`
+    /// when it is not an object. Read once, with the params, since the HTTP transport and the
+    /// server's dispatch both need it, and it is most of a 2026-07-28 request's params.
+    pub(crate) fn read_meta(&self) -> Option<Option<&Meta<'a>>> {
+        self.meta_read.as_ref().map(Option::as_deref)
+    }
 }
 
 /// The params of the rarer requests and notifications.
@@ -194,7 +205,10 @@ impl<'de> Deserialize<'de> for Params<'de> {
                     match index {
                         0 => params.name = text(&mut map)?,
                         1 => params.arguments = raw(&mut map)?,
-                        2 => params.meta = raw(&mut map)?,
+                        2 => {
+                            params.meta = raw(&mut map)?;
+                            params.meta_read = params.meta.map(|m| Meta::parse(m).map(Box::new));
+                        }
                         3 => params.cursor = text(&mut map)?,
                         4 => params.uri = text(&mut map)?,
                         5 => params.input_responses = present(&mut map)?,
@@ -221,7 +235,7 @@ impl<'de> Deserialize<'de> for Params<'de> {
 }
 
 /// The `_meta` keys the server acts on.
-#[derive(Deserialize, Default)]
+#[derive(Deserialize, Default, Debug)]
 pub(crate) struct Meta<'a> {
     #[serde(borrow, default, rename = "io.modelcontextprotocol/protocolVersion")]
     pub(crate) protocol_version: Option<&'a RawValue>,
@@ -257,6 +271,14 @@ impl<'a> Meta<'a> {
         };
         if self.client_capabilities.is_none() {
             return Err(format!("`_meta` lacks `{CLIENT_CAPABILITIES}`"));
+        }
+        // A string without escapes is its text (every request's case): no parser needed.
+        let plain = version
+            .get()
+            .strip_prefix('"')
+            .and_then(|v| v.strip_suffix('"'));
+        if let Some(version) = plain.filter(|v| !v.contains('\\')) {
+            return Ok(Some(version.to_owned()));
         }
         match serde_json::from_str(version.get()) {
             Ok(version) => Ok(Some(version)),

@@ -1,8 +1,9 @@
 //! One call, from the moment it is opened to its answer: the [`ToolCall`] that runs, and how
 //! its output is finished. A sync tool runs on the sync pool (or, once it has shown itself
-//! quick, as a task on the async worker that received it: `pace`), an async one as a task, and
-//! any call through the server's middleware as a task; the output goes to whoever opened the
-//! call, which shapes and delivers it.
+//! quick, on the async worker that received it: `pace`; right where its request is handled
+//! when that worker is the tools' runtime's, as over HTTP), an async one as a task, and any
+//! call through the server's middleware as a task; the output goes to whoever opened the call,
+//! which shapes and delivers it.
 
 use std::sync::Arc;
 
@@ -37,19 +38,56 @@ impl<F: Finish> Call<F> {
     pub(crate) fn start(self) {
         let threads = Arc::clone(&self.tool_call.threads);
         let tool = &self.tool_call.tool;
+        let plain = self.middleware.is_none() && !self.tool_call.record().starts_as_task();
+        let current = tokio::runtime::Handle::try_current().ok();
         match tool.spec.handler {
-            // A sync tool runs on the pool, unless the call is a task anyway (middleware), or
-            // it is quick and already on a worker of the runtime (HTTP), where it runs right
-            // there; a transport's own thread (stdio's reader) never runs tool code.
+            // A quick sync tool already on a worker of the tools' runtime (HTTP's) runs right
+            // here: a task of its own would cost a spawn, a wake-up and the response's timer
+            // (the answer would not be there when the response first looks).
             Handler::Sync(run)
-                if self.middleware.is_none()
-                    && !self.tool_call.record().starts_as_task()
-                    && !(tool.pace.is_quick() && tokio::runtime::Handle::try_current().is_ok()) =>
+                if plain
+                    && tool.pace.is_quick()
+                    && current
+                        .as_ref()
+                        .is_some_and(|h| h.id() == threads.runtime().id()) =>
             {
+                self.run_here(run);
+            }
+            // A sync tool runs on the pool, unless the call is a task anyway (middleware), or
+            // it is quick and already on a worker of a runtime, where it runs as a task; a
+            // transport's own thread (stdio's reader) never runs tool code.
+            Handler::Sync(run) if plain && !(tool.pace.is_quick() && current.is_some()) => {
                 threads.sync_pool.run(move || self.run_sync(run));
             }
             _ => {
                 threads.runtime().spawn(self.run_in_task());
+            }
+        }
+    }
+
+    /// A quick sync tool, on the worker that received its request; an answer that must wait
+    /// for its last progress notification to be read waits in a task, not on the worker.
+    fn run_here(self, run: fn(Invocation) -> ToolOutput) {
+        let Call {
+            tool_call: ToolCall {
+                tool, invocation, ..
+            },
+            finish,
+            ..
+        } = self;
+        let record = Arc::clone(&invocation.context.0);
+        let output = record
+            .span
+            .get()
+            .span()
+            .in_scope(|| metered(Some(&tool.pace), true, run, invocation));
+        match record.gate.spacing() {
+            None => finish.finish(&tool, &record, output),
+            Some(wait) => {
+                tokio::spawn(async move {
+                    tokio::time::sleep(wait).await;
+                    finish.finish(&tool, &record, output);
+                });
             }
         }
     }

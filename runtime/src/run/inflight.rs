@@ -16,7 +16,10 @@ use crate::protocol::id::{IdHashing, IdKey};
 #[derive(Default)]
 pub(crate) struct InFlight {
     count: AtomicUsize,
-    lock: Mutex<()>,
+    /// How many threads wait for the count to reach zero: a call that brings it there notifies
+    /// only when one does (a notification is a system call, and on a lightly loaded server
+    /// nearly every call is the last one in flight).
+    waiting: Mutex<usize>,
     idle: Condvar,
 }
 
@@ -37,29 +40,36 @@ impl InFlight {
     /// Waits until no call is in flight or `timeout` passes; true when none is left.
     pub(crate) fn wait_idle(&self, timeout: Duration) -> bool {
         let deadline = Instant::now() + timeout;
-        let mut guard = self.lock.lock().unwrap_or_else(|e| e.into_inner());
-        while self.count.load(Ordering::Acquire) > 0 {
+        let mut waiting = self.waiting.lock().unwrap_or_else(|e| e.into_inner());
+        *waiting += 1;
+        let idle = loop {
+            if self.count.load(Ordering::Acquire) == 0 {
+                break true;
+            }
             let left = deadline.saturating_duration_since(Instant::now());
             if left.is_zero() {
-                return false;
+                break false;
             }
-            // A guard that drops the count to zero takes the lock before notifying, so the
-            // wake-up cannot fall between the check above and this wait.
-            guard = self
+            // A guard that drops the count to zero takes the lock before it looks for waiters,
+            // so the wake-up cannot fall between the check above and this wait.
+            waiting = self
                 .idle
-                .wait_timeout(guard, left)
+                .wait_timeout(waiting, left)
                 .unwrap_or_else(|e| e.into_inner())
                 .0;
-        }
-        true
+        };
+        *waiting -= 1;
+        idle
     }
 }
 
 impl Drop for Admitted {
     fn drop(&mut self) {
         if self.0.count.fetch_sub(1, Ordering::AcqRel) == 1 {
-            let _lock = self.0.lock.lock().unwrap_or_else(|e| e.into_inner());
-            self.0.idle.notify_all();
+            let waiting = self.0.waiting.lock().unwrap_or_else(|e| e.into_inner());
+            if *waiting > 0 {
+                self.0.idle.notify_all();
+            }
         }
     }
 }
@@ -146,6 +156,29 @@ impl OpenRequests {
 mod tests {
     use super::*;
     use crate::call::record::tests::record;
+
+    #[test]
+    fn waiting_for_idle_wakes_when_the_last_call_ends() {
+        let in_flight = Arc::new(InFlight::default());
+        assert!(in_flight.wait_idle(Duration::ZERO), "nothing in flight");
+        let (first, second) = (in_flight.try_enter(2), in_flight.try_enter(2));
+        assert!(in_flight.try_enter(2).is_none(), "the cap");
+        assert!(
+            !in_flight.wait_idle(Duration::from_millis(10)),
+            "two in flight"
+        );
+        drop(first);
+        let waiter = std::thread::spawn({
+            let in_flight = Arc::clone(&in_flight);
+            move || in_flight.wait_idle(Duration::from_secs(30))
+        });
+        std::thread::sleep(Duration::from_millis(50));
+        let started = Instant::now();
+        drop(second);
+        assert!(waiter.join().unwrap(), "woken by the last call's end");
+        assert!(started.elapsed() < Duration::from_secs(10));
+        assert_eq!(*in_flight.waiting.lock().unwrap(), 0);
+    }
 
     #[test]
     fn an_id_is_in_flight_once() {

@@ -2,7 +2,7 @@
 //!
 //! Handing a call to the sync pool costs two thread wake-ups, about a third of an HTTP
 //! request's CPU time when the tool itself takes microseconds. So a sync tool that has shown
-//! itself quick runs as a task on the worker that received the request instead. Quick means
+//! itself quick runs on the worker that received the request instead. Quick means
 //! what its thread did, not only how long it took by the clock (a loaded machine preempts
 //! quick code for milliseconds): under `QUICK` of CPU time, and no wait (a voluntary context
 //! switch: I/O, a sleep, a lock) unless the whole run was shorter than `QUICK_WAIT` (a lock
@@ -31,6 +31,11 @@ const STRIKES: u32 = 3;
 const FORGIVEN: u32 = 4096;
 /// The count of a tool that stays on the pool.
 const NEVER: u32 = u32::MAX;
+
+// A run shorter than `QUICK` by the wall clock is quick, and held up nothing, whatever its
+// thread's clock and waits say (`Meter::stop` relies on it).
+const _: () = assert!(QUICK.as_nanos() <= QUICK_WAIT.as_nanos());
+const _: () = assert!(QUICK.as_nanos() <= BLOCKING.as_nanos());
 
 /// One sync tool's recent runs: quick runs in a row, and strikes.
 #[derive(Default)]
@@ -85,6 +90,15 @@ impl Meter {
     /// What the thread spent since `start`; a long wait when it cannot be told.
     pub(crate) fn stop(self) -> Cost {
         let wall = self.1.elapsed();
+        if self.0.is_some() && wall < QUICK {
+            // Quick whatever the thread's own clock says (it cannot exceed the wall clock, and
+            // a wait that short counts as none): not worth the two system calls that read it.
+            return Cost {
+                cpu: wall,
+                waited: false,
+                wall,
+            };
+        }
         match (self.0, usage()) {
             (Some(before), Some(after)) => Cost {
                 cpu: after.cpu.saturating_sub(before.cpu),
@@ -232,5 +246,10 @@ mod tests {
         let cost = meter.stop();
         assert_eq!(sum, 499_500);
         assert!(cost.cpu < Duration::from_millis(50));
+        let pace = Pace::default();
+        for _ in 0..TRUST {
+            pace.record(Meter::start().stop(), true);
+        }
+        assert!(pace.is_quick(), "runs of nothing are quick");
     }
 }

@@ -69,13 +69,15 @@ impl Workers {
 }
 
 impl Workers {
-    /// Runs tools on `handle`'s runtime rather than one of their own, unless they have started
-    /// already: a transport that runs on tokio (HTTP) shares its runtime with the tools.
+    /// Runs tools on the current runtime rather than one of their own, unless they have
+    /// started already: a transport that runs on tokio (HTTP) shares its runtime with the
+    /// tools. Asked on every request: once started, it costs one load.
     #[allow(dead_code, reason = "the HTTP transport is the one that runs on tokio")]
-    pub(crate) fn adopt(&self, handle: tokio::runtime::Handle) {
+    pub(crate) fn adopt_current(&self) {
         if self.started.get().is_some() {
             return;
         }
+        let handle = tokio::runtime::Handle::current();
         let _starting = self.starting.lock().unwrap_or_else(|e| e.into_inner());
         let _ = self.started.get_or_init(|| {
             Arc::new(Threads {

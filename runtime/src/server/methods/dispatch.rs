@@ -51,10 +51,12 @@ impl Session {
         scope: RequestScope<'_>,
         batch: Option<&Arc<Batch>>,
     ) -> Result<Reply, ProtocolError> {
-        let meta: Meta<'_> = match params.meta {
-            Some(meta) => Meta::parse(meta)
-                .ok_or_else(|| ProtocolError::invalid_params("`_meta` must be an object"))?,
-            None => Meta::default(),
+        let none = Meta::default();
+        let meta = match params.read_meta() {
+            Some(meta) => {
+                meta.ok_or_else(|| ProtocolError::invalid_params("`_meta` must be an object"))?
+            }
+            None => &none,
         };
         if meta.protocol_version.is_some() {
             if batch.is_some() {
@@ -62,7 +64,7 @@ impl Session {
                     "a 2026-07-28 request cannot be part of a batch",
                 ));
             }
-            return self.stateless(id, method, params, &meta, scope);
+            return self.stateless(id, method, params, meta, scope);
         }
         if let Some(handshake) = self.handshake.get() {
             scope.span.revision(handshake.version);
@@ -77,7 +79,7 @@ impl Session {
             Method::ToolsList => list(id, engine, self.version()?, params, scope),
             Method::ToolsCall => {
                 let version = self.version()?;
-                self.call(id, version, params, &meta, scope, batch)
+                self.call(id, version, params, meta, scope, batch)
             }
             Method::LoggingSetLevel => {
                 self.version()?;
@@ -98,7 +100,7 @@ impl Session {
                     id,
                     version,
                     params,
-                    meta: &meta,
+                    meta,
                     scope,
                 };
                 self.served(method, &request, batch)

@@ -197,7 +197,7 @@ impl Allowed {
         match self {
             Allowed::Any => true,
             Allowed::Loopback(extra) => {
-                let value = value.to_ascii_lowercase();
+                let value = lowercase(value);
                 let name = strip_port(&value);
                 is_loopback(name)
                     || extra
@@ -219,6 +219,14 @@ impl Allowed {
                 host.is_some_and(|h| is_loopback(strip_port(h))) || extra.contains(&value)
             }
         }
+    }
+}
+
+/// `value` in lowercase, copied only when it has capitals (checked on every request).
+fn lowercase(value: &str) -> std::borrow::Cow<'_, str> {
+    match value.bytes().any(|b| b.is_ascii_uppercase()) {
+        true => value.to_ascii_lowercase().into(),
+        false => value.into(),
     }
 }
 

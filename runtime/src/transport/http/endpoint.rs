@@ -9,6 +9,7 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, Weak};
+use std::task::Poll;
 use std::time::Duration;
 
 use bytes::Buf;
@@ -109,7 +110,7 @@ impl Endpoint {
         let mut body = std::pin::pin!(body);
         let read = match declared {
             Some(length) if length > limit => Read::TooLarge,
-            _ => tokio::time::timeout_at(deadline, collect(body.as_mut(), limit))
+            _ => within(deadline, collect(body.as_mut(), limit))
                 .await
                 .unwrap_or(Read::TimedOut),
         };
@@ -220,7 +221,7 @@ impl Endpoint {
             };
             if let Some(answer) = stream.first(patience).await {
                 guard.defuse();
-                return json(answer_status(stream.error_code(), era), answer.to_vec());
+                return json(answer_status(stream.error_code(), era), answer);
             }
         }
         guard.defuse();
@@ -364,6 +365,8 @@ where
     B: http_body::Body,
     B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
 {
+    // The first piece apart: a body of one piece (the usual case) needs no vector.
+    let mut first: Option<Bytes> = None;
     let mut pieces: Vec<Bytes> = Vec::new();
     let mut size = 0;
     while let Some(frame) = body.frame().await {
@@ -378,11 +381,46 @@ where
         if size > limit {
             return Read::TooLarge;
         }
-        pieces.push(data.copy_to_bytes(data.remaining()));
+        let piece = data.copy_to_bytes(data.remaining());
+        match first {
+            None => first = Some(piece),
+            Some(_) => pieces.push(piece),
+        }
     }
-    match pieces.len() {
-        1 => Read::Whole(pieces.pop().expect("one piece")),
-        _ => Read::Whole(pieces.concat().into()),
+    match first {
+        None => Read::Whole(Bytes::new()),
+        Some(first) if pieces.is_empty() => Read::Whole(first),
+        Some(first) => {
+            pieces.insert(0, first);
+            Read::Whole(pieces.concat().into())
+        }
+    }
+}
+
+/// `future`'s output, unless `deadline` passes first. A future done by its second poll (a body
+/// that came with its request's head: hyper hands it over on the poll after the first) needs no
+/// timer; one that is not gets one, which then bounds it from `deadline` as set.
+async fn within<F: std::future::Future>(
+    deadline: tokio::time::Instant,
+    future: F,
+) -> Option<F::Output> {
+    let mut future = std::pin::pin!(future);
+    let mut polls = 0;
+    let quick = std::future::poll_fn(|cx| match future.as_mut().poll(cx) {
+        Poll::Ready(output) => Poll::Ready(Some(output)),
+        Poll::Pending if polls == 0 => {
+            // Polled again at once, so that a future that is waiting for good still gets its
+            // timer.
+            polls += 1;
+            cx.waker().wake_by_ref();
+            Poll::Pending
+        }
+        Poll::Pending => Poll::Ready(None),
+    })
+    .await;
+    match quick {
+        Some(output) => Some(output),
+        None => tokio::time::timeout_at(deadline, future).await.ok(),
     }
 }
 

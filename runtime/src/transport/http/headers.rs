@@ -10,9 +10,12 @@
 //! values case-sensitive. An argument that is absent or `null` needs no header, and a header
 //! sent for one is ignored.
 
+use std::borrow::Cow;
+
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD as BASE64;
 use http::HeaderMap;
+use http::header::AsHeaderName;
 use serde_json::Value;
 
 use crate::tools::headers::{HeaderKind, ParamHeader};
@@ -21,7 +24,10 @@ use crate::tools::headers::{HeaderKind, ParamHeader};
 pub(crate) struct Mismatch(pub(crate) String);
 
 /// The value of header `name`: `None` when absent, an error when repeated or not visible ASCII.
-pub(crate) fn value(headers: &HeaderMap, name: &str) -> Result<Option<String>, Mismatch> {
+pub(crate) fn value<K>(headers: &HeaderMap, name: K) -> Result<Option<&str>, Mismatch>
+where
+    K: AsHeaderName + Copy + std::fmt::Display,
+{
     let mut values = headers.get_all(name).iter();
     let Some(first) = values.next() else {
         return Ok(None);
@@ -32,15 +38,18 @@ pub(crate) fn value(headers: &HeaderMap, name: &str) -> Result<Option<String>, M
     let text = first
         .to_str()
         .map_err(|_| Mismatch(format!("{name} header value has invalid characters")))?;
-    Ok(Some(text.trim_matches([' ', '\t']).to_owned()))
+    Ok(Some(text.trim_matches([' ', '\t'])))
 }
 
 /// Header `name` must be present and equal `expected` (after decoding).
-pub(crate) fn expect(headers: &HeaderMap, name: &str, expected: &str) -> Result<(), Mismatch> {
+pub(crate) fn expect<K>(headers: &HeaderMap, name: K, expected: &str) -> Result<(), Mismatch>
+where
+    K: AsHeaderName + Copy + std::fmt::Display,
+{
     let Some(raw) = value(headers, name)? else {
         return Err(Mismatch(format!("{name} header is required")));
     };
-    let got = decode(&raw).map_err(|why| Mismatch(format!("{name} header {why}")))?;
+    let got = decode(raw).map_err(|why| Mismatch(format!("{name} header {why}")))?;
     if got != expected {
         return Err(Mismatch(format!(
             "{name} header value '{got}' does not match body value '{expected}'"
@@ -64,10 +73,10 @@ pub(crate) fn params(
             .try_fold(arguments, |value, key| value.get(key))
             .filter(|value| !value.is_null());
         let Some(body) = body else { continue };
-        let Some(raw) = value(headers, &name)? else {
+        let Some(raw) = value(headers, name.as_str())? else {
             return Err(Mismatch(format!("{name} header is required")));
         };
-        let got = decode(&raw).map_err(|why| Mismatch(format!("{name} header {why}")))?;
+        let got = decode(raw).map_err(|why| Mismatch(format!("{name} header {why}")))?;
         let same = match (param.kind, body) {
             (HeaderKind::String, Value::String(s)) => got == *s,
             (HeaderKind::Boolean, Value::Bool(b)) => got == if *b { "true" } else { "false" },
@@ -75,7 +84,7 @@ pub(crate) fn params(
                 let header = got.parse::<f64>().ok();
                 header.is_some() && header == n.as_f64()
             }
-            _ => got.as_str() == body.to_string().as_str(),
+            _ => *got == *body.to_string(),
         };
         if !same {
             return Err(Mismatch(format!(
@@ -91,16 +100,18 @@ pub(crate) fn params(
 }
 
 /// A header value as the body would say it: the `=?base64?…?=` form decoded strictly, any
-/// other value as it is.
-pub(crate) fn decode(value: &str) -> Result<String, &'static str> {
+/// other value as it is (borrowed: the usual case costs nothing).
+pub(crate) fn decode(value: &str) -> Result<Cow<'_, str>, &'static str> {
     let Some(encoded) = value
         .strip_prefix("=?base64?")
         .and_then(|rest| rest.strip_suffix("?="))
     else {
-        return Ok(value.to_owned());
+        return Ok(Cow::Borrowed(value));
     };
     let bytes = BASE64.decode(encoded).map_err(|_| "is not valid Base64")?;
-    String::from_utf8(bytes).map_err(|_| "is not valid UTF-8 once decoded")
+    String::from_utf8(bytes)
+        .map(Cow::Owned)
+        .map_err(|_| "is not valid UTF-8 once decoded")
 }
 
 #[cfg(test)]

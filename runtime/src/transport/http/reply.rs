@@ -1,6 +1,7 @@
 //! The responses the endpoint writes, and what a request's `Accept` and `Content-Type` say:
 //! a JSON document, an event stream, 202, and errors whose body is a JSON-RPC error.
 
+use bytes::Bytes;
 use http::header::{ACCEPT, ALLOW, CACHE_CONTROL, CONTENT_TYPE};
 use http::{HeaderMap, HeaderValue, Response, StatusCode};
 use serde_json::value::RawValue;
@@ -60,33 +61,40 @@ pub(crate) fn is_json(headers: &HeaderMap) -> bool {
 }
 
 pub(crate) fn accepts(headers: &HeaderMap) -> Accepts {
-    let values: Vec<&str> = headers
-        .get_all(ACCEPT)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .flat_map(|v| v.split(','))
-        .map(|t| t.split(';').next().unwrap_or("").trim())
-        .collect();
-    if values.is_empty() {
+    // Read in place, once: this runs on every request.
+    let mut accepts = Accepts {
+        json: false,
+        events: false,
+    };
+    let mut any = false;
+    for value in headers.get_all(ACCEPT) {
+        let Ok(value) = value.to_str() else { continue };
+        any = true;
+        for t in value.split(',') {
+            // A value has only visible ASCII, spaces and tabs: ASCII trimming is all it needs.
+            let t = t.split_once(';').map_or(t, |(t, _)| t).trim_ascii();
+            let any_of = |wanted: &str, family: &str| {
+                t.eq_ignore_ascii_case(wanted) || t.eq_ignore_ascii_case(family) || t == "*/*"
+            };
+            accepts.json |= any_of("application/json", "application/*");
+            accepts.events |= any_of("text/event-stream", "text/*");
+        }
+    }
+    if !any {
         return Accepts {
             json: true,
             events: true,
         };
     }
-    let any = |wanted: &str, family: &str| {
-        values.iter().any(|t| {
-            t.eq_ignore_ascii_case(wanted) || t.eq_ignore_ascii_case(family) || *t == "*/*"
-        })
-    };
-    Accepts {
-        json: any("application/json", "application/*"),
-        events: any("text/event-stream", "text/*"),
-    }
+    accepts
 }
 
-pub(crate) fn json(status: StatusCode, mut line: Vec<u8>) -> Response<ResponseBody> {
+/// A JSON document (a line, its newline dropped) as the response: the bytes as they are, not
+/// copied.
+pub(crate) fn json(status: StatusCode, line: impl Into<Bytes>) -> Response<ResponseBody> {
+    let mut line = line.into();
     if line.last() == Some(&b'\n') {
-        line.pop();
+        line.truncate(line.len() - 1);
     }
     let mut response = Response::new(ResponseBody::full(line));
     *response.status_mut() = status;

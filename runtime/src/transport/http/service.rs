@@ -81,7 +81,7 @@ impl Endpoint {
         B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
     {
         // Tools run on the runtime that serves HTTP.
-        self.engine.workers.adopt(tokio::runtime::Handle::current());
+        self.engine.workers.adopt_current();
         self.start_sweeping();
         // The metadata is for any web page to read: only its `Host` is checked.
         let authorization = self.http.authorization.as_ref();

@@ -2,6 +2,7 @@
 
 use std::sync::Arc;
 
+use http::header::HeaderName;
 use http::{HeaderMap, Response, StatusCode};
 
 use crate::call::outlet::Outlet;
@@ -14,6 +15,12 @@ use crate::transport::http::endpoint::{Answering, Endpoint};
 use crate::transport::http::headers;
 use crate::transport::http::reply::{Accepts, PROTOCOL_HEADER, accepted, error, request_id};
 use crate::transport::http::stream::{EventStream, RequestSink, ResponseBody};
+
+// The headers every 2026-07-28 request is checked for, as names made once (a name given as a
+// string is parsed and validated again at each lookup).
+static PROTOCOL_VERSION: HeaderName = HeaderName::from_static(PROTOCOL_HEADER);
+static MCP_METHOD: HeaderName = HeaderName::from_static("mcp-method");
+static MCP_NAME: HeaderName = HeaderName::from_static("mcp-name");
 
 impl Endpoint {
     /// A 2026-07-28 POST: it stands alone; its headers must agree with its body.
@@ -32,8 +39,10 @@ impl Endpoint {
             _ => unreachable!("only requests and notifications claim a revision"),
         };
         // The envelope is checked as the server checks it, but refused here with 400: its
-        // version must be known before the headers can be compared with it.
-        let meta = params.meta.and_then(Meta::parse).unwrap_or_default();
+        // version must be known before the headers can be compared with it. (`_meta` was read
+        // by `claim`, and is read here and by the server from what it kept.)
+        let none = Meta::default();
+        let meta = params.read_meta().flatten().unwrap_or(&none);
         let version = match meta.stateless_version() {
             Ok(Some(version)) => version,
             Ok(None) => unreachable!("only a request naming its revision is served statelessly"),
@@ -75,10 +84,10 @@ fn modern_headers(
     method: &Method<'_>,
     params: &Params<'_>,
 ) -> Result<(), headers::Mismatch> {
-    headers::expect(headers, PROTOCOL_HEADER, version)?;
-    headers::expect(headers, "mcp-method", method.name())?;
+    headers::expect(headers, &PROTOCOL_VERSION, version)?;
+    headers::expect(headers, &MCP_METHOD, method.name())?;
     if let Some(name) = routed_name(method, params) {
-        headers::expect(headers, "mcp-name", name)?;
+        headers::expect(headers, &MCP_NAME, name)?;
     }
     Ok(())
 }
@@ -102,12 +111,13 @@ fn routed_name<'p>(method: &Method<'_>, params: &'p Params<'_>) -> Option<&'p st
 /// envelope, or a modern `MCP-Protocol-Version` header without a claim, is refused later by
 /// the stateless path or here.
 pub(super) fn claim(params: &Params<'_>) -> Result<bool, Refusal> {
-    let Some(meta) = params.meta else {
-        return Ok(false);
-    };
-    let meta = Meta::parse(meta)
-        .ok_or_else(|| Refusal(ProtocolError::invalid_params("`_meta` must be an object")))?;
-    Ok(meta.protocol_version.is_some())
+    match params.read_meta() {
+        None => Ok(false),
+        Some(None) => Err(Refusal(ProtocolError::invalid_params(
+            "`_meta` must be an object",
+        ))),
+        Some(Some(meta)) => Ok(meta.protocol_version.is_some()),
+    }
 }
 
 /// A refusal before the message was served.

@@ -49,8 +49,9 @@ struct State {
     /// The reader is to be let go: the current one (or the first to come) ends after what it
     /// has, and a new one may resume.
     released: bool,
-    /// The request's answer alone, kept apart until it is known whether the response is JSON.
-    answer: Option<Bytes>,
+    /// The request's answer came alone (the stream's only event), so the response can be
+    /// that one JSON document; until a reader takes it.
+    answer_alone: bool,
     /// The answer's JSON-RPC error code, when it is an error response.
     error_code: Option<ErrorCode>,
     notified: bool,
@@ -102,9 +103,7 @@ impl EventStream {
             return;
         }
         let line = Bytes::from(line);
-        if last && !state.notified && state.events.is_empty() {
-            state.answer = Some(line.clone());
-        }
+        state.answer_alone = last && !state.notified && state.events.is_empty();
         if !last {
             state.notified = true;
         }
@@ -159,9 +158,11 @@ impl EventStream {
     /// when it has notifications or ended without an answer (it must be a stream), or when
     /// `patience` runs out first.
     pub(crate) async fn first(self: &Arc<Self>, patience: Duration) -> Option<Bytes> {
-        let ready = std::future::poll_fn(|cx| {
+        let ready = |waker: Option<&Waker>| {
             let mut state = self.state();
-            if let Some(answer) = state.answer.take() {
+            if std::mem::take(&mut state.answer_alone)
+                && let Some((_, answer)) = state.events.pop_front()
+            {
                 state.events.clear();
                 state.delivered = true;
                 return Poll::Ready(Some(answer));
@@ -169,10 +170,17 @@ impl EventStream {
             if state.notified || state.finished || state.released {
                 return Poll::Ready(None);
             }
-            state.reader = Some(cx.waker().clone());
+            if let Some(waker) = waker {
+                state.reader = Some(waker.clone());
+            }
             Poll::Pending
-        });
-        tokio::time::timeout(patience, ready).await.ok().flatten()
+        };
+        // A call answered at once (a quick tool) needs no timer.
+        if let Poll::Ready(first) = ready(None) {
+            return first;
+        }
+        let waiting = std::future::poll_fn(|cx| ready(Some(cx.waker())));
+        tokio::time::timeout(patience, waiting).await.ok().flatten()
     }
 
     /// The event ids a stream writes: `<stream>_<n>`.
@@ -262,8 +270,8 @@ impl ResponseBody {
         ResponseBody(Kind::Empty)
     }
 
-    pub(crate) fn full(bytes: Vec<u8>) -> ResponseBody {
-        ResponseBody(Kind::Full(Some(Bytes::from(bytes))))
+    pub(crate) fn full(bytes: impl Into<Bytes>) -> ResponseBody {
+        ResponseBody(Kind::Full(Some(bytes.into())))
     }
 
     pub(crate) fn events(body: EventBody) -> ResponseBody {
