@@ -68,19 +68,7 @@ impl<F: Finish> Call<F> {
     /// A quick sync tool, on the worker that received its request; an answer that must wait
     /// for its last progress notification to be read waits in a task, not on the worker.
     fn run_here(self, run: fn(Invocation) -> ToolOutput) {
-        let Call {
-            tool_call: ToolCall {
-                tool, invocation, ..
-            },
-            finish,
-            ..
-        } = self;
-        let record = Arc::clone(&invocation.context.0);
-        let output = record
-            .span
-            .get()
-            .span()
-            .in_scope(|| metered(Some(&tool.pace), true, run, invocation));
+        let (tool, record, finish, output) = self.run_metered(run, true);
         match record.gate.spacing() {
             None => finish.finish(&tool, &record, output),
             Some(wait) => {
@@ -93,6 +81,20 @@ impl<F: Finish> Call<F> {
     }
 
     fn run_sync(self, run: fn(Invocation) -> ToolOutput) {
+        let (tool, record, finish, output) = self.run_metered(run, false);
+        if let Some(wait) = record.gate.spacing() {
+            std::thread::sleep(wait);
+        }
+        finish.finish(&tool, &record, output);
+    }
+
+    /// Runs a sync tool here, in the call's span, metered (`on_worker`: this thread is an
+    /// async worker); what finishing it takes.
+    fn run_metered(
+        self,
+        run: fn(Invocation) -> ToolOutput,
+        on_worker: bool,
+    ) -> (Arc<ServedTool>, Arc<CallRecord>, F, ToolOutput) {
         let Call {
             tool_call: ToolCall {
                 tool, invocation, ..
@@ -105,11 +107,8 @@ impl<F: Finish> Call<F> {
             .span
             .get()
             .span()
-            .in_scope(|| metered(Some(&tool.pace), false, run, invocation));
-        if let Some(wait) = record.gate.spacing() {
-            std::thread::sleep(wait);
-        }
-        finish.finish(&tool, &record, output);
+            .in_scope(|| metered(Some(&tool.pace), on_worker, run, invocation));
+        (tool, record, finish, output)
     }
 
     /// As a task of the runtime, in the call's span: through the server's middleware, which
