@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use crate::item::handler::{Handler, Invocation};
 use crate::run::caught::{Output, caught, caught_sync};
-use crate::run::pace::{Meter, Pace};
+use crate::run::pace::Pace;
 use crate::run::workers::Threads;
 
 /// Runs `handler` once with `invocation`. `pace` is how quick the item's sync runs have been,
@@ -58,7 +58,7 @@ pub(crate) fn metered<O: Output>(
     let Some(pace) = pace else {
         return caught_sync(|| function(invocation));
     };
-    let meter = Meter::start();
+    let meter = pace.meter(on_worker);
     let output = caught_sync(|| function(invocation));
     pace.record(meter.stop(), on_worker);
     output

@@ -12,8 +12,15 @@
 //! the tool on the pool for good (a busy machine can stall quick code now and then, so one is
 //! not proof; `FORGIVEN` quick runs in a row clear them). The pool stays the default. Only
 //! Linux reports a thread's waits; elsewhere sync tools always run on the pool.
+//!
+//! Reading the thread's clock and waits takes two system calls, a tenth of a quick HTTP call's
+//! CPU time. So a trusted tool with a clean record runs on a worker with the wall clock only:
+//! a run shorter than `QUICK` by it is quick whatever the thread did. A longer one cannot be
+//! told from a preempted quick run, so it is no strike: it sends the tool back to the pool
+//! (where every run is read) and has it watched, its worker runs read too, until `FORGIVEN`
+//! quick runs in a row.
 
-use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::time::{Duration, Instant};
 
 /// CPU time under which a run does not hold up a worker's other tasks.
@@ -42,6 +49,8 @@ const _: () = assert!(QUICK.as_nanos() <= BLOCKING.as_nanos());
 pub(crate) struct Pace {
     runs: AtomicU32,
     strikes: AtomicU32,
+    /// A worker run went unread and took longer than `QUICK`: its worker runs are read.
+    watched: AtomicBool,
 }
 
 /// What a run cost its thread, measured by [`Meter`].
@@ -50,6 +59,8 @@ pub(crate) struct Cost {
     cpu: Duration,
     waited: bool,
     wall: Duration,
+    /// The thread's clock was not read: only `wall` is known, and it was `QUICK` or more.
+    unread: bool,
 }
 
 impl Pace {
@@ -58,8 +69,25 @@ impl Pace {
         cfg!(target_os = "linux") && (TRUST..NEVER).contains(&self.runs.load(Ordering::Relaxed))
     }
 
+    /// A meter for a run; `on_worker` when it runs on an async worker, where a tool with a
+    /// clean record is timed by the wall clock only.
+    pub(crate) fn meter(&self, on_worker: bool) -> Meter {
+        let clean =
+            !self.watched.load(Ordering::Relaxed) && self.strikes.load(Ordering::Relaxed) == 0;
+        Meter::start(!(on_worker && clean))
+    }
+
     /// Notes what a run cost; `on_worker` when it ran on an async worker.
     pub(crate) fn record(&self, cost: Cost, on_worker: bool) {
+        if cost.unread {
+            self.watched.store(true, Ordering::Relaxed);
+            let _ = self
+                .runs
+                .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |runs| {
+                    (runs != NEVER).then_some(0)
+                });
+            return;
+        }
         let quick = cost.cpu < QUICK && (!cost.waited || cost.wall < QUICK_WAIT);
         let held_up = on_worker && (cost.cpu >= BLOCKING || (cost.waited && cost.wall >= BLOCKING));
         if held_up && self.strikes.fetch_add(1, Ordering::Relaxed) + 1 >= STRIKES {
@@ -75,41 +103,53 @@ impl Pace {
                 });
         if runs == Ok(FORGIVEN - 1) {
             self.strikes.store(0, Ordering::Relaxed);
+            self.watched.store(false, Ordering::Relaxed);
         }
     }
 }
 
 /// Measures what the calling thread spends from `start` to `stop`.
-pub(crate) struct Meter(Option<Usage>, Instant);
+pub(crate) struct Meter {
+    /// The thread's clock and waits at the start, when read (`Err(())`: they cannot be).
+    usage: Option<Result<Usage, ()>>,
+    started: Instant,
+}
 
 impl Meter {
-    pub(crate) fn start() -> Meter {
-        Meter(usage(), Instant::now())
+    /// A meter from now; `read`: the thread's clock too, not only the wall clock.
+    pub(crate) fn start(read: bool) -> Meter {
+        Meter {
+            usage: read.then(|| usage().ok_or(())),
+            started: Instant::now(),
+        }
     }
 
     /// What the thread spent since `start`; a long wait when it cannot be told.
     pub(crate) fn stop(self) -> Cost {
-        let wall = self.1.elapsed();
-        if self.0.is_some() && wall < QUICK {
+        let wall = self.started.elapsed();
+        let cost = |cpu, waited, wall| Cost {
+            cpu,
+            waited,
+            wall,
+            unread: false,
+        };
+        match self.usage {
             // Quick whatever the thread's own clock says (it cannot exceed the wall clock, and
             // a wait that short counts as none): not worth the two system calls that read it.
-            return Cost {
-                cpu: wall,
-                waited: false,
-                wall,
-            };
-        }
-        match (self.0, usage()) {
-            (Some(before), Some(after)) => Cost {
-                cpu: after.cpu.saturating_sub(before.cpu),
-                waited: after.waits != before.waits,
-                wall,
+            Some(Ok(_)) | None if wall < QUICK => cost(wall, false, wall),
+            None => Cost {
+                unread: true,
+                ..cost(wall, true, wall)
             },
-            _ => Cost {
-                cpu: Duration::MAX,
-                waited: true,
-                wall: Duration::MAX,
+            Some(Ok(before)) => match usage() {
+                Some(after) => cost(
+                    after.cpu.saturating_sub(before.cpu),
+                    after.waits != before.waits,
+                    wall,
+                ),
+                None => cost(Duration::MAX, true, Duration::MAX),
             },
+            Some(Err(())) => cost(Duration::MAX, true, Duration::MAX),
         }
     }
 }
@@ -166,6 +206,7 @@ mod tests {
         cpu: Duration::from_micros(5),
         waited: false,
         wall: Duration::from_micros(6),
+        unread: false,
     };
 
     #[test]
@@ -181,6 +222,7 @@ mod tests {
             cpu: Duration::from_micros(5),
             waited: true,
             wall: Duration::from_micros(40),
+            unread: false,
         };
         pace.record(contended, true);
         assert_eq!(
@@ -192,6 +234,7 @@ mod tests {
             cpu: Duration::from_micros(300),
             waited: false,
             wall: Duration::from_micros(300),
+            unread: false,
         };
         pace.record(slow, true);
         assert!(!pace.is_quick(), "a slower run sends it back to the pool");
@@ -200,6 +243,7 @@ mod tests {
             cpu: Duration::from_micros(5),
             waited: true,
             wall: Duration::from_millis(3),
+            unread: false,
         };
         pace.record(slept, true);
         assert!(
@@ -238,18 +282,58 @@ mod tests {
     #[cfg(target_os = "linux")]
     #[test]
     fn the_meter_tells_a_wait_from_work() {
-        let meter = Meter::start();
+        let meter = Meter::start(true);
         std::thread::sleep(Duration::from_millis(2));
         assert!(meter.stop().waited, "a sleep is a wait");
-        let meter = Meter::start();
+        let meter = Meter::start(true);
         let sum: u64 = (0..1000u64).map(std::hint::black_box).sum();
         let cost = meter.stop();
         assert_eq!(sum, 499_500);
         assert!(cost.cpu < Duration::from_millis(50));
         let pace = Pace::default();
         for _ in 0..TRUST {
-            pace.record(Meter::start().stop(), true);
+            pace.record(Meter::start(true).stop(), true);
         }
         assert!(pace.is_quick(), "runs of nothing are quick");
+    }
+
+    #[test]
+    fn a_clean_worker_run_is_timed_by_the_wall_clock_and_a_long_one_is_watched() {
+        let pace = Pace::default();
+        (0..TRUST).for_each(|_| pace.record(QUICK_RUN, false));
+        assert!(
+            pace.meter(true).usage.is_none(),
+            "a clean record: wall clock only"
+        );
+        assert!(
+            pace.meter(false).usage.is_some(),
+            "the pool's runs are read"
+        );
+        let quick = Meter::start(false).stop();
+        assert!(!quick.unread, "a run shorter than QUICK is quick");
+        pace.record(quick, true);
+        assert_eq!(pace.is_quick(), cfg!(target_os = "linux"));
+        let meter = Meter::start(false);
+        std::thread::sleep(QUICK * 2);
+        let long = meter.stop();
+        assert!(long.unread);
+        pace.record(long, true);
+        assert!(!pace.is_quick(), "back to the pool");
+        assert_eq!(pace.strikes.load(Ordering::Relaxed), 0, "no strike");
+        (0..TRUST).for_each(|_| pace.record(QUICK_RUN, false));
+        assert_eq!(
+            pace.is_quick(),
+            cfg!(target_os = "linux"),
+            "trust earned again"
+        );
+        assert!(
+            pace.meter(true).usage.is_some(),
+            "watched: its worker runs are read"
+        );
+        (0..FORGIVEN).for_each(|_| pace.record(QUICK_RUN, true));
+        assert!(
+            pace.meter(true).usage.is_none(),
+            "forgiven: the wall clock again"
+        );
     }
 }
