@@ -265,7 +265,7 @@ impl<'a> Meta<'a> {
     /// The revision a 2026-07-28 request names in its envelope, checked: the request must
     /// declare the client's capabilities and name the revision as a string. `Ok(None)` for a
     /// request that names none (it belongs to a handshake session); `Err` says what is wrong.
-    pub(crate) fn stateless_version(&self) -> Result<Option<String>, String> {
+    pub(crate) fn stateless_version(&self) -> Result<Option<Cow<'a, str>>, String> {
         let Some(version) = self.protocol_version else {
             return Ok(None);
         };
@@ -278,10 +278,10 @@ impl<'a> Meta<'a> {
             .strip_prefix('"')
             .and_then(|v| v.strip_suffix('"'));
         if let Some(version) = plain.filter(|v| !v.contains('\\')) {
-            return Ok(Some(version.to_owned()));
+            return Ok(Some(Cow::Borrowed(version)));
         }
-        match serde_json::from_str(version.get()) {
-            Ok(version) => Ok(Some(version)),
+        match serde_json::from_str::<String>(version.get()) {
+            Ok(version) => Ok(Some(Cow::Owned(version))),
             Err(_) => Err(format!("`{PROTOCOL_VERSION}` must be a string")),
         }
     }

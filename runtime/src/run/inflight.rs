@@ -76,7 +76,7 @@ impl Drop for Admitted {
 
 /// The requests of one session that a client may cancel, by id.
 #[derive(Default)]
-pub(crate) struct OpenRequests(Mutex<HashMap<IdKey, Opened, IdHashing>>);
+pub(crate) struct OpenRequests(Mutex<Table>);
 
 /// A request that stays open after it is handled.
 enum Opened {
@@ -86,8 +86,49 @@ enum Opened {
     Stream,
 }
 
+/// The open requests by id: the first in a slot of its own, so that a session that has one at
+/// a time (every 2026-07-28 request's, made for it alone) never allocates a table.
+#[derive(Default)]
+struct Table {
+    first: Option<(IdKey, Opened)>,
+    rest: HashMap<IdKey, Opened, IdHashing>,
+}
+
+impl Table {
+    fn get(&self, key: &IdKey) -> Option<&Opened> {
+        match &self.first {
+            Some((first, opened)) if first == key => Some(opened),
+            _ => self.rest.get(key),
+        }
+    }
+
+    /// Adds an id not in the table.
+    fn insert(&mut self, key: IdKey, opened: Opened) {
+        match self.first {
+            None => self.first = Some((key, opened)),
+            Some(_) => {
+                self.rest.insert(key, opened);
+            }
+        }
+    }
+
+    fn remove(&mut self, key: &IdKey) -> Option<Opened> {
+        match &self.first {
+            Some((first, _)) if first == key => self.first.take().map(|(_, opened)| opened),
+            _ => self.rest.remove(key),
+        }
+    }
+
+    fn values(&self) -> impl Iterator<Item = &Opened> {
+        self.first
+            .iter()
+            .map(|(_, opened)| opened)
+            .chain(self.rest.values())
+    }
+}
+
 impl OpenRequests {
-    fn map(&self) -> MutexGuard<'_, HashMap<IdKey, Opened, IdHashing>> {
+    fn table(&self) -> MutexGuard<'_, Table> {
         self.0.lock().unwrap_or_else(|e| e.into_inner())
     }
 
@@ -102,40 +143,40 @@ impl OpenRequests {
     }
 
     fn open(&self, key: IdKey, opened: Opened) -> bool {
-        let mut map = self.map();
-        if map.contains_key(&key) {
+        let mut table = self.table();
+        if table.get(&key).is_some() {
             return false;
         }
-        map.insert(key, opened);
+        table.insert(key, opened);
         true
     }
 
     /// Whether a request with this id is in flight.
     pub(crate) fn contains(&self, key: &IdKey) -> bool {
-        self.map().contains_key(key)
+        self.table().get(key).is_some()
     }
 
     /// Frees the id of `record`'s call, answered; an id a cancelled call freed already, and
     /// a newer request took since, stays that request's.
     pub(crate) fn remove(&self, record: &CallRecord) {
-        let mut map = self.map();
-        if let Some(Opened::Call(open)) = map.get(&record.key)
+        let mut table = self.table();
+        if let Some(Opened::Call(open)) = table.get(&record.key)
             && std::ptr::eq(Arc::as_ptr(open), record)
         {
-            map.remove(&record.key);
+            table.remove(&record.key);
         }
     }
 
     /// Whether any request is in flight.
     #[allow(dead_code, reason = "asked by the HTTP transport alone")]
     pub(crate) fn is_empty(&self) -> bool {
-        self.map().is_empty()
+        self.table().values().next().is_none()
     }
 
     /// Cancels the request with this id, if it is in flight; unknown ids are ignored, as the
     /// specification allows (the request may just have finished).
     pub(crate) fn cancel(&self, key: &IdKey) {
-        let opened = self.map().remove(key);
+        let opened = self.table().remove(key);
         if let Some(Opened::Call(record)) = opened {
             record.gate.cancel();
         }
@@ -144,7 +185,7 @@ impl OpenRequests {
     /// Fires the cancellation signal of every call in flight, without suppressing the answers
     /// of those that still finish: the session is ending.
     pub(crate) fn signal_all(&self) {
-        for opened in self.map().values() {
+        for opened in self.table().values() {
             if let Opened::Call(record) = opened {
                 record.gate.signal();
             }
@@ -194,6 +235,33 @@ mod tests {
             "a signalled call still answers"
         );
         assert!(answered);
+    }
+
+    #[test]
+    fn ids_beyond_the_first_slot_are_kept_freed_and_cancelled_alike() {
+        let open = OpenRequests::default();
+        let records: Vec<_> = (0..3)
+            .map(|n| {
+                let mut record = record(std::sync::mpsc::channel().0);
+                Arc::get_mut(&mut record).expect("only here").key = IdKey::Number(n);
+                record
+            })
+            .collect();
+        assert!(records.iter().all(|r| open.insert(r)));
+        assert!(
+            !open.insert(&records[2]),
+            "an id beyond the first is in flight once"
+        );
+        open.remove(&records[0]);
+        assert!(!open.contains(&IdKey::Number(0)));
+        assert!(open.contains(&IdKey::Number(1)) && open.contains(&IdKey::Number(2)));
+        assert!(open.insert(&records[0]), "the first slot is free again");
+        open.cancel(&IdKey::Number(2));
+        assert!(records[2].gate.is_cancelled());
+        open.signal_all();
+        assert!(records[1].gate.is_cancelled() && records[0].gate.is_cancelled());
+        (0..2).for_each(|n| open.cancel(&IdKey::Number(n)));
+        assert!(open.is_empty());
     }
 }
 

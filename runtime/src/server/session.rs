@@ -45,13 +45,14 @@ pub(crate) struct Session {
     pub(crate) peer: Arc<Peer>,
     /// The client's roots, once a call has read them (made then: most sessions never do).
     pub(crate) roots: OnceLock<Arc<KnownRoots>>,
-    /// The resources a handshake session subscribed to (`resources/subscribe`).
-    pub(crate) subscribed: Uris,
+    /// The resources a handshake session subscribed to (`resources/subscribe`); made when
+    /// first wanted, as `tasks` is (a 2026-07-28 request's session never wants either).
+    subscribed: OnceLock<Uris>,
     /// Who owns the tasks of a handshake session without a subject: random, made by the
     /// first task.
     pub(crate) task_owner: OnceLock<String>,
     /// The tasks a handshake session created (`tasks/list`).
-    pub(crate) tasks: SessionTasks,
+    tasks: OnceLock<SessionTasks>,
 }
 
 impl Session {
@@ -63,10 +64,20 @@ impl Session {
             open: Arc::default(),
             peer: Arc::default(),
             roots: OnceLock::new(),
-            subscribed: Uris::default(),
+            subscribed: OnceLock::new(),
             task_owner: OnceLock::new(),
-            tasks: SessionTasks::default(),
+            tasks: OnceLock::new(),
         }
+    }
+
+    /// The resources the session subscribed to.
+    pub(crate) fn subscribed(&self) -> &Uris {
+        self.subscribed.get_or_init(Uris::default)
+    }
+
+    /// The tasks the session created, for `tasks/list`.
+    pub(crate) fn tasks(&self) -> &SessionTasks {
+        self.tasks.get_or_init(SessionTasks::default)
     }
 
     /// Ends the session: the calls in flight (and the tasks it owns) see their `Cancellation`

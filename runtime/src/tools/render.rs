@@ -261,7 +261,11 @@ struct CallToolResult<'a> {
 // every key of it on every call.
 impl CallToolResult<'_> {
     fn line(&self, id: &RawValue) -> Vec<u8> {
-        let size = self.content.json.map_or(0, str::len) * 2 + 64;
+        // Room for all of it, so that the line is written without growing: the text and the
+        // structured copy of a JSON result, and who answered.
+        let size = self.content.json.map_or(0, str::len) * 2
+            + self.modern.map_or(0, |m| m.meta.get().len())
+            + 96;
         jsonrpc::result_line_with(id, size, |out| self.write(out))
     }
 

@@ -165,7 +165,7 @@ impl Session {
             .uri
             .as_deref()
             .ok_or_else(|| ProtocolError::invalid_params("missing field `uri`"))?;
-        let mut subscribed = self.subscribed.lock().unwrap_or_else(|e| e.into_inner());
+        let mut subscribed = self.subscribed().lock().unwrap_or_else(|e| e.into_inner());
         if subscribe && subscribed.len() >= MAX_SUBSCRIPTIONS && !subscribed.contains(uri) {
             return Err(ProtocolError::invalid_params(format_args!(
                 "a session subscribes to at most {MAX_SUBSCRIPTIONS} resources; unsubscribe \
@@ -261,7 +261,7 @@ impl Session {
         if engine.announces() {
             engine
                 .listeners
-                .session(scope.outlet, &self.open, &self.subscribed);
+                .session(scope.outlet, &self.open, self.subscribed());
         }
         let result = wire::initialize(&engine.info, version, &engine.offer);
         Ok(Reply::Now(jsonrpc::result_line(id, &result)))

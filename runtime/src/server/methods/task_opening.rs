@@ -117,7 +117,7 @@ impl Session {
             open: Arc::clone(&self.open),
             owner: self.task_owner(version, scope),
             ttl,
-            listed: (!version.has_tasks_extension()).then(|| Arc::clone(&self.tasks)),
+            listed: (!version.has_tasks_extension()).then(|| Arc::clone(self.tasks())),
         };
         Ok(Some(TaskSlot::new(plan, Box::new(opening))))
     }

@@ -104,7 +104,7 @@ impl Session {
         }
         let owner = self.task_owner(version, request.scope);
         let book = Arc::clone(&self.engine.tasks);
-        let listed = Arc::clone(&self.tasks);
+        let listed = Arc::clone(self.tasks());
         let peer = Arc::clone(&self.peer);
         let run = Run {
             name: "tasks",

@@ -166,7 +166,7 @@ impl Endpoint {
         let priming = session
             .and_then(HttpSession::version)
             .is_some_and(ProtocolVersion::has_resumable_streams);
-        let records: Vec<Arc<CallRecord>> = match answer {
+        let first: Option<Arc<CallRecord>> = match answer {
             Reply::None => return accepted(),
             Reply::Now(line) => {
                 return self.at_once(StatusCode::OK, line, stream, accepts, priming);
@@ -203,15 +203,13 @@ impl Endpoint {
                 return self.events(stream, false, None);
             }
             calls @ (Reply::Later(_) | Reply::Batch(_)) => {
-                let records = records_of(&calls);
+                let first = first_record(&calls);
                 calls.deliver(outlet);
-                records
+                first
             }
         };
         // Closing a 2026-07-28 response cancels its call; in a session it does not.
-        let cancel = (era == Era::Modern)
-            .then(|| records.first().cloned())
-            .flatten();
+        let cancel = (era == Era::Modern).then_some(first).flatten();
         let guard = CancelOnDrop(cancel.clone());
         if accepts.json {
             let patience = if accepts.events {
@@ -424,13 +422,13 @@ async fn within<F: std::future::Future>(
     }
 }
 
-/// The records of the calls a reply starts: a 2026-07-28 response dropped before its answer
-/// cancels its call.
-fn records_of(reply: &Reply) -> Vec<Arc<CallRecord>> {
+/// The record of the first call a reply starts: a 2026-07-28 response dropped before its
+/// answer cancels its call (a batch is not 2026-07-28's).
+fn first_record(reply: &Reply) -> Option<Arc<CallRecord>> {
     match reply {
-        Reply::Later(call) => vec![Arc::clone(call.record())],
-        Reply::Batch(calls) => calls.iter().map(|call| Arc::clone(call.record())).collect(),
-        _ => Vec::new(),
+        Reply::Later(call) => Some(Arc::clone(call.record())),
+        Reply::Batch(calls) => calls.first().map(|call| Arc::clone(call.record())),
+        _ => None,
     }
 }
 

@@ -98,11 +98,12 @@ impl Endpoint {
                 return self.refuse_unvouched(&parts.headers, body, refused).await;
             }
         }
-        let request = Request::from_parts(parts, body);
-        match *request.method() {
-            Method::POST => self.post(request).await,
-            Method::GET => self.get(request.headers(), request.extensions()),
-            Method::DELETE => self.delete(request.headers(), request.extensions().get::<Auth>()),
+        // The request's parts are handed on as they are: put back together, the request would
+        // be kept twice in this future's state, which hyper moves for every request.
+        match parts.method {
+            Method::POST => self.post(parts, body).await,
+            Method::GET => self.get(&parts.headers, &parts.extensions),
+            Method::DELETE => self.delete(&parts.headers, parts.extensions.get::<Auth>()),
             _ => not_allowed(),
         }
     }
@@ -140,14 +141,17 @@ impl Endpoint {
         path == PATH || (self.http.authorization.as_ref()).is_some_and(|a| a.is_metadata_path(path))
     }
 
-    async fn post<B>(self: &Arc<Self>, request: Request<B>) -> Response<ResponseBody>
+    async fn post<B>(
+        self: &Arc<Self>,
+        #[cfg_attr(not(feature = "opentelemetry"), allow(unused_mut))]
+        mut parts: http::request::Parts,
+        body: B,
+    ) -> Response<ResponseBody>
     where
         B: http_body::Body + Send + 'static,
         B::Data: Send,
         B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
     {
-        #[cfg_attr(not(feature = "opentelemetry"), allow(unused_mut))]
-        let (mut parts, body) = request.into_parts();
         #[cfg(feature = "opentelemetry")]
         if let Some(context) = trace_headers(&parts.headers) {
             parts.extensions.insert(context);
