@@ -110,16 +110,28 @@ impl Pace {
 
 /// Measures what the calling thread spends from `start` to `stop`.
 pub(crate) struct Meter {
-    /// The thread's clock and waits at the start, when read (`Err(())`: they cannot be).
-    usage: Option<Result<Usage, ()>>,
+    start: Start,
     started: Instant,
+}
+
+/// The thread's clock and waits at a meter's start.
+enum Start {
+    /// Not read: the wall clock alone times the run.
+    Unread,
+    Read(Usage),
+    /// They cannot be read here.
+    Unreadable,
 }
 
 impl Meter {
     /// A meter from now; `read`: the thread's clock too, not only the wall clock.
     pub(crate) fn start(read: bool) -> Meter {
         Meter {
-            usage: read.then(|| usage().ok_or(())),
+            start: match read.then(usage) {
+                None => Start::Unread,
+                Some(Some(usage)) => Start::Read(usage),
+                Some(None) => Start::Unreadable,
+            },
             started: Instant::now(),
         }
     }
@@ -133,15 +145,15 @@ impl Meter {
             wall,
             unread: false,
         };
-        match self.usage {
+        match self.start {
             // Quick whatever the thread's own clock says (it cannot exceed the wall clock, and
             // a wait that short counts as none): not worth the two system calls that read it.
-            Some(Ok(_)) | None if wall < QUICK => cost(wall, false, wall),
-            None => Cost {
+            Start::Read(_) | Start::Unread if wall < QUICK => cost(wall, false, wall),
+            Start::Unread => Cost {
                 unread: true,
                 ..cost(wall, true, wall)
             },
-            Some(Ok(before)) => match usage() {
+            Start::Read(before) => match usage() {
                 Some(after) => cost(
                     after.cpu.saturating_sub(before.cpu),
                     after.waits != before.waits,
@@ -149,7 +161,7 @@ impl Meter {
                 ),
                 None => cost(Duration::MAX, true, Duration::MAX),
             },
-            Some(Err(())) => cost(Duration::MAX, true, Duration::MAX),
+            Start::Unreadable => cost(Duration::MAX, true, Duration::MAX),
         }
     }
 }
@@ -302,11 +314,11 @@ mod tests {
         let pace = Pace::default();
         (0..TRUST).for_each(|_| pace.record(QUICK_RUN, false));
         assert!(
-            pace.meter(true).usage.is_none(),
+            matches!(pace.meter(true).start, Start::Unread),
             "a clean record: wall clock only"
         );
         assert!(
-            pace.meter(false).usage.is_some(),
+            !matches!(pace.meter(false).start, Start::Unread),
             "the pool's runs are read"
         );
         let quick = Meter::start(false).stop();
@@ -327,12 +339,12 @@ mod tests {
             "trust earned again"
         );
         assert!(
-            pace.meter(true).usage.is_some(),
+            !matches!(pace.meter(true).start, Start::Unread),
             "watched: its worker runs are read"
         );
         (0..FORGIVEN).for_each(|_| pace.record(QUICK_RUN, true));
         assert!(
-            pace.meter(true).usage.is_none(),
+            matches!(pace.meter(true).start, Start::Unread),
             "forgiven: the wall clock again"
         );
     }

@@ -166,7 +166,8 @@ impl Endpoint {
         let priming = session
             .and_then(HttpSession::version)
             .is_some_and(ProtocolVersion::has_resumable_streams);
-        let first: Option<Arc<CallRecord>> = match answer {
+        // Closing a 2026-07-28 response cancels its call; in a session it does not.
+        let cancel: Option<Arc<CallRecord>> = match answer {
             Reply::None => return accepted(),
             Reply::Now(line) => {
                 return self.at_once(StatusCode::OK, line, stream, accepts, priming);
@@ -203,13 +204,11 @@ impl Endpoint {
                 return self.events(stream, false, None);
             }
             calls @ (Reply::Later(_) | Reply::Batch(_)) => {
-                let first = first_record(&calls);
+                let cancel = (era == Era::Modern).then(|| first_record(&calls)).flatten();
                 calls.deliver(outlet);
-                first
+                cancel
             }
         };
-        // Closing a 2026-07-28 response cancels its call; in a session it does not.
-        let cancel = (era == Era::Modern).then_some(first).flatten();
         let guard = CancelOnDrop(cancel.clone());
         if accepts.json {
             let patience = if accepts.events {
