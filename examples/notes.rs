@@ -304,7 +304,8 @@ impl Notes {
 
 /// Records every call: the tool, how it ended, how long it took.
 async fn audit(call: ToolCall, next: Next) -> ToolOutput {
-    let (tool, started) = (call.tool().name(), Instant::now());
+    // What is kept past `next.run(call)` is taken from the call first: the call moves on.
+    let (tool, started) = (call.tool().name().to_owned(), Instant::now());
     let output = next.run(call).await;
     let millis = started.elapsed().as_secs_f64() * 1000.0;
     tracing::info!(tool, failed = output.is_error(), millis, "tool call");
@@ -313,17 +314,14 @@ async fn audit(call: ToolCall, next: Next) -> ToolOutput {
 
 /// Stops a call that runs too long: ten seconds, ten minutes for the tools tagged `long`.
 async fn time_limit(call: ToolCall, next: Next) -> ToolOutput {
-    let tool = call.tool();
-    let limit = match tool.has_tag("long") {
+    let limit = match call.tool().has_tag("long") {
         true => Duration::from_secs(600),
         false => Duration::from_secs(10),
     };
+    let tool = call.tool().name().to_owned();
     match tokio::time::timeout(limit, next.run(call)).await {
         Ok(output) => output,
-        Err(_) => ToolOutput::error(format!(
-            "`{}` took over {limit:?} and was stopped",
-            tool.name()
-        )),
+        Err(_) => ToolOutput::error(format!("`{tool}` took over {limit:?} and was stopped")),
     }
 }
 

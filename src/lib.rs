@@ -33,6 +33,7 @@
 //! | page | |
 //! |---|---|
 //! | [tools](guide::tools) | `#[mcp_tool]`, parameters, injected parameters, return values, errors, where tools run |
+//! | [items made at run time](guide::values) | `ToolDef`: tools whose names, schemas and handlers are values |
 //! | [prompts and resources](guide::prompts_resources) | `#[mcp_prompt]`, `#[mcp_resource]`, templates, completion, cache hints, subscriptions, skills |
 //! | [asking the client](guide::asking) | forms, URLs, the model, roots, in every revision |
 //! | [tasks](guide::tasks) | long-running tools as tasks |
@@ -80,8 +81,8 @@ pub use toolwright_runtime::{
 /// crate's root.
 pub mod tools {
     pub use toolwright_runtime::{
-        Args, IntoToolOutput, Json, SchemaProfile, Structured, Text, Tool, ToolInfo, ToolOrder,
-        ToolOutput,
+        Args, IntoToolOutput, Json, SchemaProfile, Structured, Text, Tool, ToolDef, ToolInfo,
+        ToolOrder, ToolOutput,
     };
 }
 

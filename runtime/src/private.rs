@@ -25,3 +25,4 @@ pub use crate::tools::select;
 pub use inventory;
 pub use schemars;
 pub use serde;
+pub use std::borrow::Cow;

@@ -84,9 +84,9 @@ const RUNTIME: Folders = &[
     (
         "item",
         &[
-            &["handler", "header"],
+            &["handler", "header", "shared"],
             &["prompt", "resource", "tool"],
-            &["discovery"],
+            &["defined", "discovery"],
         ],
     ),
     (

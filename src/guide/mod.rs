@@ -4,6 +4,7 @@
 //! | page | what it covers |
 //! |---|---|
 //! | [tools] | `#[mcp_tool]` and its keys, parameters and constraints, injected parameters, return values and errors, where tools run, tools on a type, schemas |
+//! | [values] | tools made at run time (`ToolDef`): each attribute key as a value, the checks they pass, adding them while serving |
 //! | [prompts_resources] | `#[mcp_prompt]`, `#[mcp_resource]` and templates, completion, cache hints, changes and subscriptions, skills |
 //! | [asking] | asking the client: forms, URLs, the model, roots, in every revision |
 //! | [tasks] | long-running tools as tasks, their ownership and stores |
@@ -37,6 +38,8 @@
 //! - `memory`: a knowledge graph in memory, as the reference memory server keeps one, whose
 //!   graph and entities are resources with completion and subscriptions
 //!   (`cargo run --example memory -- resources`).
+//! - `json_tools`: tools read from a JSON file at start-up, each a name, a description, an
+//!   input schema and a reply, made with `ToolDef` (`cargo run --example json_tools -- list`).
 //! - `conformance`: the fixture tools, prompts, resources and skills the official MCP
 //!   conformance suite calls.
 //! - `http_auth` (in the `toolwright-tests` package): an axum app that mounts the endpoint as
@@ -64,6 +67,9 @@
 
 #[doc = include_str!("tools.md")]
 pub mod tools {}
+
+#[doc = include_str!("values.md")]
+pub mod values {}
 
 #[doc = include_str!("prompts_resources.md")]
 pub mod prompts_resources {}

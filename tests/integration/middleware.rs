@@ -83,7 +83,7 @@ type Log = Arc<Mutex<Vec<String>>>;
 
 /// Notes each call before and after, under `name`.
 async fn audit(name: &'static str, log: Log, call: ToolCall, next: Next) -> ToolOutput {
-    let tool = call.tool().name();
+    let tool = call.tool().name().to_owned();
     let arguments = call.arguments();
     log.lock()
         .unwrap()

@@ -99,7 +99,7 @@ fn items(resource: &Resource<'_>, target: &Target<'_>) -> TokenStream {
         #items
         static __SPEC: #private::ResourceSpec = #private::ResourceSpec {
             #shared
-            uri: #uri,
+            uri: #private::Cow::Borrowed(#uri),
             mime_type: #mime_type,
             size: #size,
             audience: &[#(#audience),*],

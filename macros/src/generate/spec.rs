@@ -21,8 +21,11 @@ pub(crate) fn shared_fields(
     target: &Target<'_>,
 ) -> TokenStream {
     let private = target.private();
-    let title = option(attributes.title.as_ref());
-    let description = option(description);
+    // Texts are borrowed: an item made at run time owns its own.
+    let text = |t: &dyn quote::ToTokens| quote!(#private::Cow::Borrowed(#t));
+    let title = option(attributes.title.as_ref().map(|t| text(t)));
+    let description = option(description.map(|t| text(t)));
+    let name = text(&name);
     let handler = if function.is_async() {
         format_ident!("Async")
     } else {
@@ -39,7 +42,7 @@ pub(crate) fn shared_fields(
     });
     let tags = &attributes.tags;
     let scopes = &attributes.scopes;
-    let meta = option(attributes.meta.as_ref());
+    let meta = option(attributes.meta.as_ref().map(|t| text(t)));
     // Spanned at the function's name, so that a duplicate-name error points at the definition.
     let site = function.sig.ident.span();
     let file = quote_spanned!(site=> ::core::file!());

@@ -113,7 +113,8 @@ fn spec(tool: &Tool<'_>, target: &Target<'_>, input_schema: &TokenStream) -> Tok
         hint(&attributes.idempotent),
         hint(&attributes.open_world),
     );
-    let raw_input_schema = option(attributes.input_schema.as_ref());
+    let raw_input_schema =
+        option((attributes.input_schema.as_ref()).map(|t| quote!(#private::Cow::Borrowed(#t))));
     let ignore_unknown_arguments = hint(&attributes.ignore_unknown_arguments);
     let task = match attributes.task.as_ref().map(|t| t.value) {
         None => quote!(Forbidden),
@@ -133,6 +134,8 @@ fn spec(tool: &Tool<'_>, target: &Target<'_>, input_schema: &TokenStream) -> Tok
             input_schema: #input_schema,
             output_schema: __output_schema,
             raw_input_schema: #raw_input_schema,
+            raw_output_schema: ::core::option::Option::None,
+            untyped_arguments: false,
             ignore_unknown_arguments: #ignore_unknown_arguments,
             task: #private::TaskSupport::#task,
             task_ttl_ms: #task_ttl_ms,

@@ -45,7 +45,7 @@ impl Log {
         record.gate.while_open(|| {
             let params = Params {
                 level,
-                logger: record.name,
+                logger: &record.name,
                 data,
             };
             record

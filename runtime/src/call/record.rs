@@ -4,6 +4,7 @@
 //! [`Context`](crate::Context), [`Progress`](crate::Progress), [`Log`](crate::Log) and
 //! [`Cancellation`](crate::Cancellation) are views of this record: a call allocates it once.
 
+use std::borrow::Cow;
 use std::sync::Arc;
 
 use serde_json::Value;
@@ -29,7 +30,7 @@ pub(crate) struct CallRecord {
     pub(crate) meta: Option<Box<RawValue>>,
     pub(crate) client: ClientSource,
     /// The name of the tool called: the logger of its log messages.
-    pub(crate) name: &'static str,
+    pub(crate) name: Cow<'static, str>,
     pub(crate) progress_token: Option<Box<RawValue>>,
     /// The least severe log message the client wants for this call; `None` for none.
     pub(crate) log_threshold: Option<Level>,
@@ -169,7 +170,7 @@ pub(crate) mod tests {
             version: ProtocolVersion::V2025_11_25,
             meta: None,
             client: ClientSource::Session(Arc::new(DeclaredClient::default())),
-            name: "test",
+            name: Cow::Borrowed("test"),
             progress_token: Some(RawValue::from_string("\"p\"".into()).unwrap()),
             log_threshold: Some(Level::Info),
             outlet: Outlet::new("memory", lines),

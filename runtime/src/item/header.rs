@@ -2,19 +2,22 @@
 //! tool, a prompt, a resource or a template, and the item as a visibility rule or a middleware
 //! sees it.
 
+use std::borrow::Cow;
+
 use crate::call::inject::Requirements;
 use crate::protocol::wire::Icon;
 
 /// What every item is, whatever its kind: its name and texts, what its injected parameters
 /// need, its icons, tags, scopes and `_meta`, and where it is defined. The macros emit it once
-/// for every kind; each kind's spec adds what is its own beside it.
+/// for every kind, borrowing what they write; an item made at run time owns its texts.
+/// Each kind's spec adds what is its own beside it.
 pub struct Header {
     /// Its name: unique among the server's items of its kind.
-    pub name: &'static str,
+    pub name: Cow<'static, str>,
     /// A human-readable title.
-    pub title: Option<&'static str>,
+    pub title: Option<Cow<'static, str>>,
     /// The description: the doc comment, without its `# Arguments` section.
-    pub description: Option<&'static str>,
+    pub description: Option<Cow<'static, str>>,
     /// What its injected parameters need from the server.
     pub requirements: fn(&mut Requirements),
     /// Icons for clients to show (2025-11-25 on).
@@ -24,7 +27,7 @@ pub struct Header {
     /// What a caller must have been granted to see and use it (`scopes("notes:write")`).
     pub scopes: &'static [&'static str],
     /// Its `_meta`, as a JSON object text (2025-06-18 on).
-    pub meta: Option<&'static str>,
+    pub meta: Option<Cow<'static, str>>,
     /// The source file of the definition.
     pub file: &'static str,
     /// The line of the definition.
@@ -43,10 +46,10 @@ impl Header {
     }
 
     /// The item, as a visibility rule sees it.
-    pub(crate) const fn info(&'static self, kind: ItemKind, uri: Option<&'static str>) -> ItemInfo {
+    pub(crate) fn info<'a>(&'a self, kind: ItemKind, uri: Option<&'a str>) -> ItemInfo<'a> {
         ItemInfo {
             kind,
-            name: self.name,
+            name: &self.name,
             uri,
             tags: self.tags,
             scopes: self.scopes,
@@ -65,32 +68,33 @@ pub enum ItemKind {
     Resource,
 }
 
-/// A tool, a prompt or a resource, as a visibility rule or a middleware sees it.
+/// A tool, a prompt or a resource, as a visibility rule or a middleware sees it: borrowed
+/// from the item as the server holds it.
 #[derive(Debug, Clone, Copy)]
-pub struct ItemInfo {
+pub struct ItemInfo<'a> {
     kind: ItemKind,
-    name: &'static str,
-    uri: Option<&'static str>,
+    name: &'a str,
+    uri: Option<&'a str>,
     tags: &'static [&'static str],
     scopes: &'static [&'static str],
 }
 
 /// A tool, as a visibility rule or a middleware sees it.
-pub type ToolInfo = ItemInfo;
+pub type ToolInfo<'a> = ItemInfo<'a>;
 
-impl ItemInfo {
+impl<'a> ItemInfo<'a> {
     /// A tool, a prompt or a resource.
     pub fn kind(&self) -> ItemKind {
         self.kind
     }
 
     /// The item's name.
-    pub fn name(&self) -> &'static str {
+    pub fn name(&self) -> &'a str {
         self.name
     }
 
     /// A resource's URI or URI template; `None` for tools and prompts.
-    pub fn uri(&self) -> Option<&'static str> {
+    pub fn uri(&self) -> Option<&'a str> {
         self.uri
     }
 

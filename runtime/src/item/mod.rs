@@ -6,13 +6,16 @@
 
 pub(crate) mod handler;
 pub(crate) mod header;
+pub(crate) mod shared;
 
 pub(crate) mod prompt;
 pub(crate) mod resource;
 pub(crate) mod tool;
 
+pub(crate) mod defined;
 pub(crate) mod discovery;
 
+pub use defined::ToolDef;
 pub use header::{ItemInfo, ItemKind, ToolInfo};
 pub use prompt::Prompt;
 pub use resource::Resource;

@@ -23,7 +23,7 @@ pub struct PromptSpec {
 
 impl PromptSpec {
     /// The prompt, as a visibility rule sees it.
-    pub(crate) fn info(&'static self) -> ItemInfo {
+    pub(crate) fn info(&self) -> ItemInfo<'_> {
         self.header.info(ItemKind::Prompt, None)
     }
 }

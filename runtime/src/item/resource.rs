@@ -1,5 +1,7 @@
 //! The description of a resource (or a resource template) that `#[mcp_resource]` generates.
 
+use std::borrow::Cow;
+
 use schemars::{Schema, SchemaGenerator};
 
 use crate::call::completion::Completer;
@@ -14,7 +16,7 @@ pub struct ResourceSpec {
     /// it is defined.
     pub header: Header,
     /// Its URI; with `{variables}`, an RFC 6570 template of the URIs it serves.
-    pub uri: &'static str,
+    pub uri: Cow<'static, str>,
     /// The MIME type of its contents, if one for all of them.
     pub mime_type: Option<&'static str>,
     /// Its size in bytes, if known (direct resources only).
@@ -41,8 +43,8 @@ pub struct ResourceSpec {
 
 impl ResourceSpec {
     /// The resource, as a visibility rule sees it.
-    pub(crate) fn info(&'static self) -> ItemInfo {
-        self.header.info(ItemKind::Resource, Some(self.uri))
+    pub(crate) fn info(&self) -> ItemInfo<'_> {
+        self.header.info(ItemKind::Resource, Some(&self.uri))
     }
 }
 

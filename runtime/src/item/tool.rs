@@ -1,6 +1,8 @@
 //! The description of a tool that `#[mcp_tool]` generates: its header, its schemas, its
 //! annotations, how it runs, and whether it runs as a task.
 
+use std::borrow::Cow;
+
 use schemars::{Schema, SchemaGenerator};
 
 use crate::item::handler::Handler;
@@ -50,7 +52,14 @@ pub struct ToolSpec {
     pub handler: Handler,
     /// An input schema written by hand (JSON text), served as written instead of a generated
     /// one.
-    pub raw_input_schema: Option<&'static str>,
+    pub raw_input_schema: Option<Cow<'static, str>>,
+    /// An output schema given as JSON text (a tool made at run time), used instead of a
+    /// generated one and finished the same way.
+    pub raw_output_schema: Option<Cow<'static, str>>,
+    /// Whether the handler takes its arguments as a JSON value (a tool made at run time): no
+    /// type checks their shape, so the server checks their types, required and unknown fields
+    /// against the input schema, beside its constraints.
+    pub untyped_arguments: bool,
     /// Whether argument keys the input schema does not list are ignored (`Some(true)`) or
     /// refused (`Some(false)`); `None` leaves it to the server
     /// ([`Server::ignore_unknown_arguments`](crate::Server::ignore_unknown_arguments)).
@@ -63,17 +72,19 @@ pub struct ToolSpec {
 
 impl ToolSpec {
     /// The tool, as a visibility rule sees it.
-    pub(crate) const fn info(&'static self) -> ItemInfo {
+    pub(crate) fn info(&self) -> ItemInfo<'_> {
         self.header.info(ItemKind::Tool, None)
     }
 
     /// The parts the server derives schemas from.
-    pub(crate) fn source(&self) -> Source {
+    pub(crate) fn source(&self) -> Source<'_> {
         Source {
             input_schema: self.input_schema,
-            raw_input_schema: self.raw_input_schema,
+            raw_input_schema: self.raw_input_schema.as_deref(),
             ignore_unknown_arguments: self.ignore_unknown_arguments,
             output_schema: self.output_schema,
+            raw_output_schema: self.raw_output_schema.as_deref(),
+            untyped_arguments: self.untyped_arguments,
         }
     }
 }

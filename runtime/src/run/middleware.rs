@@ -144,7 +144,7 @@ fn refused(error: &BoxError) -> ToolOutput {
 ///
 /// let server = Server::new("audited", "1").layer(middleware::from_fn(
 ///     |call: ToolCall, next: Next| async move {
-///         let tool = call.tool().name();
+///         let tool = call.tool().name().to_owned();
 ///         let output = next.run(call).await;
 ///         eprintln!("{tool}: {}", if output.is_error() { "failed" } else { "ok" });
 ///         output

@@ -7,6 +7,7 @@
 use serde_json::value::RawValue;
 
 use crate::item::handler::Instance;
+use crate::item::shared::Shared;
 use crate::item::tool::ToolSpec;
 use crate::run::pace::Pace;
 use crate::tools::compiled::Compiled;
@@ -35,7 +36,7 @@ pub(crate) struct Needs {
 }
 
 pub(crate) struct ServedTool {
-    pub(crate) spec: &'static ToolSpec,
+    pub(crate) spec: Shared<ToolSpec>,
     pub(crate) held: Held,
     pub(crate) compiled: Compiled,
     /// How quick its runs have been (a sync tool's).

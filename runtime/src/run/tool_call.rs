@@ -25,7 +25,7 @@ pub struct ToolCall {
 
 impl ToolCall {
     /// The tool called.
-    pub fn tool(&self) -> ToolInfo {
+    pub fn tool(&self) -> ToolInfo<'_> {
         self.tool.spec.info()
     }
 

@@ -12,11 +12,13 @@ use tower_service::Service as TowerService;
 
 use crate::call::state::States;
 use crate::call::to_client::form::Forms;
+use crate::item::defined::ToolDef;
 use crate::item::discovery::{self, Item};
 use crate::item::handler::Instance;
 use crate::item::header::ToolInfo;
 use crate::item::prompt::Prompt;
 use crate::item::resource::Resource;
+use crate::item::shared::Shared;
 use crate::item::tool::{TaskSupport, Tool, ToolSpec};
 use crate::protocol::wire::{self, Cache, CacheScope, Offer, ServerInfo};
 use crate::resources::skills::load::Skills;
@@ -54,7 +56,7 @@ use crate::tools::compiled::Options;
 #[must_use = "a server does nothing until `run` is called"]
 pub struct Server {
     info: ServerInfo,
-    tools: Vec<(&'static ToolSpec, Option<Instance>)>,
+    tools: Vec<(Shared<ToolSpec>, Option<Instance>)>,
     /// Prompts and resources, in the order they were added.
     items: Vec<Pending>,
     /// The folder of Agent Skills to serve (the skills extension).
@@ -172,9 +174,9 @@ impl Server {
 
     fn add(&mut self, item: Item, instance: Option<Instance>) {
         match item {
-            Item::Tool(spec) => self.tools.push((spec, instance)),
-            Item::Prompt(spec) => self.items.push(Pending::Prompt(spec, instance)),
-            Item::Resource(spec) => self.items.push(Pending::Resource(spec, instance)),
+            Item::Tool(spec) => self.tools.push((spec.into(), instance)),
+            Item::Prompt(spec) => self.items.push(Pending::Prompt(spec.into(), instance)),
+            Item::Resource(spec) => self.items.push(Pending::Resource(spec.into(), instance)),
         }
     }
 
@@ -193,20 +195,28 @@ impl Server {
 
     /// Serves one prompt: `server.prompt::<review>()` for `#[mcp_prompt] fn review`.
     pub fn prompt<P: Prompt>(mut self) -> Server {
-        self.items.push(Pending::Prompt(P::spec(), None));
+        self.items.push(Pending::Prompt(P::spec().into(), None));
         self
     }
 
     /// Serves one resource (or resource template): `server.resource::<readme>()` for
     /// `#[mcp_resource("docs://readme")] fn readme`.
     pub fn resource<R: Resource>(mut self) -> Server {
-        self.items.push(Pending::Resource(R::spec(), None));
+        self.items.push(Pending::Resource(R::spec().into(), None));
         self
     }
 
     /// Serves one tool: `server.tool::<add>()` for `#[mcp_tool] fn add`.
     pub fn tool<T: Tool>(mut self) -> Server {
-        self.tools.push((T::spec(), None));
+        self.tools.push((T::spec().into(), None));
+        self
+    }
+
+    /// Serves a tool made at run time ([`ToolDef`]), checked with the others when the server
+    /// is built: its name free, its schemas valid.
+    pub fn tool_def(mut self, tool: ToolDef) -> Server {
+        self.tools
+            .push((Shared::Owned(Arc::new(tool.spec)), Some(tool.handler)));
         self
     }
 
@@ -607,10 +617,10 @@ impl Server {
         let mut names = Names::default();
         let mut admitted = Vec::new();
         for (spec, instance) in kept {
-            match names.admit(spec) {
+            match names.admit(&spec) {
                 Admission::New => admitted.push((spec, instance)),
                 Admission::Again => {}
-                Admission::Taken(seen) => return Err(toolset::clash(seen, spec)),
+                Admission::Taken(seen) => return Err(toolset::clash(&seen, &spec)),
             }
         }
         let mut forms = Forms::default();

@@ -7,6 +7,7 @@
 //! error naming both definitions, in definition order. A read goes to the direct resource of
 //! that URI, else to the first template that matches it.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError, RwLock};
 
@@ -15,6 +16,7 @@ use crate::item::handler::Instance;
 use crate::item::header::ItemKind;
 use crate::item::prompt::PromptSpec;
 use crate::item::resource::ResourceSpec;
+use crate::item::shared::Shared;
 use crate::resources::template::Refused;
 use crate::server::error::{Error, Result};
 use crate::server::served_items::{ServedPrompt, ServedResource, serve_prompt, serve_resource};
@@ -23,11 +25,11 @@ use crate::server::served_items::{ServedPrompt, ServedResource, serve_prompt, se
 #[derive(Default)]
 pub(crate) struct Catalog {
     pub(crate) prompts: Vec<Arc<ServedPrompt>>,
-    prompt_index: HashMap<&'static str, usize>,
+    prompt_index: HashMap<Cow<'static, str>, usize>,
     /// Direct resources and templates, in list order.
     pub(crate) resources: Vec<Arc<ServedResource>>,
     /// Direct resources by URI.
-    uri_index: HashMap<&'static str, usize>,
+    uri_index: HashMap<Cow<'static, str>, usize>,
 }
 
 /// What a read's URI reaches.
@@ -45,13 +47,13 @@ impl Catalog {
         let prompt_index = prompts
             .iter()
             .enumerate()
-            .map(|(i, p)| (p.spec.header.name, i))
+            .map(|(i, p)| (p.spec.header.name.clone(), i))
             .collect();
         let uri_index = resources
             .iter()
             .enumerate()
             .filter(|(_, r)| r.template.is_static())
-            .map(|(i, r)| (r.spec.uri, i))
+            .map(|(i, r)| (r.spec.uri.clone(), i))
             .collect();
         Catalog {
             prompts,
@@ -113,8 +115,8 @@ struct Registered {
 
 /// A prompt or a resource to serve, as the builder collects them.
 pub(crate) enum Pending {
-    Prompt(&'static PromptSpec, Option<Instance>),
-    Resource(&'static ResourceSpec, Option<Instance>),
+    Prompt(Shared<PromptSpec>, Option<Instance>),
+    Resource(Shared<ResourceSpec>, Option<Instance>),
 }
 
 impl Items {
@@ -128,7 +130,7 @@ impl Items {
         for item in pending {
             match item {
                 Pending::Prompt(spec, instance) => {
-                    admit_prompt(&registered, spec, true)?;
+                    admit_prompt(&registered, &spec, true)?;
                     let prompt = serve_prompt(spec, instance, states)?;
                     registered.prompts.push(Arc::new(prompt));
                 }
@@ -169,9 +171,9 @@ impl Items {
     }
 
     /// Serves the prompt of `spec` too; its name must be free.
-    pub(crate) fn add_prompt(&self, spec: &'static PromptSpec, states: &States) -> Result<()> {
+    pub(crate) fn add_prompt(&self, spec: Shared<PromptSpec>, states: &States) -> Result<()> {
         self.change(|registered| {
-            admit_prompt(registered, spec, false)?;
+            admit_prompt(registered, &spec, false)?;
             let prompt = serve_prompt(spec, None, states)?;
             registered.prompts.push(Arc::new(prompt));
             Ok(())
@@ -179,7 +181,7 @@ impl Items {
     }
 
     /// Serves the resource of `spec` too; no other may serve its URIs.
-    pub(crate) fn add_resource(&self, spec: &'static ResourceSpec, states: &States) -> Result<()> {
+    pub(crate) fn add_resource(&self, spec: Shared<ResourceSpec>, states: &States) -> Result<()> {
         self.change(|registered| {
             let resource = serve_resource(spec, None, states)?;
             admit_resource(registered, &resource, false)?;
@@ -224,7 +226,7 @@ fn catalog_of(registered: &Registered) -> Catalog {
 }
 
 /// Refuses a prompt whose name is taken.
-fn admit_prompt(registered: &Registered, spec: &'static PromptSpec, start_up: bool) -> Result<()> {
+fn admit_prompt(registered: &Registered, spec: &PromptSpec, start_up: bool) -> Result<()> {
     match registered
         .prompts
         .iter()
@@ -247,7 +249,7 @@ fn admit_resource(
     resource: &ServedResource,
     start_up: bool,
 ) -> Result<()> {
-    let spec = resource.spec;
+    let spec = &resource.spec;
     let taken = registered
         .resources
         .iter()

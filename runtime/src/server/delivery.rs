@@ -39,7 +39,7 @@ impl Finish for Delivery {
         let takes_urls = output.is_chosen() && record.declared("elicitation.url");
         let renderer = Renderer {
             tool: &tool.compiled,
-            name: tool.spec.header.name,
+            name: &tool.spec.header.name,
             expose_internal_errors: self.engine.expose_internal_errors,
             server_meta: &self.engine.server_meta,
             client_takes_urls: takes_urls,

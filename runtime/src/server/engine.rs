@@ -112,7 +112,7 @@ impl Engine {
     /// `public`, and one that takes the whole request (which may read the caller) is `public`
     /// only where the resource itself says so.
     pub(crate) fn read_cache(&self, resource: &ServedResource) -> Cache {
-        let spec = resource.spec;
+        let spec = &resource.spec;
         let own = self.reads_cache;
         let private = resource.per_caller() || self.visibility.is_some();
         Cache {
@@ -148,7 +148,7 @@ impl Engine {
                 .map(Cow::Borrowed),
             true => {
                 let rule = self.visibility.as_ref();
-                let visible = |spec| visibility::allows(rule, spec, outlet);
+                let visible = |spec: &ToolSpec| visibility::allows(rule, spec, outlet);
                 let page = registry.page_of(version, cursor, meta, cache, visible)?;
                 Some(Cow::Owned(page))
             }
@@ -272,7 +272,7 @@ impl Engine {
     }
 
     /// Whether the caller of a request through `outlet` may call the tool.
-    pub(crate) fn visible(&self, spec: &'static ToolSpec, outlet: &Outlet) -> bool {
+    pub(crate) fn visible(&self, spec: &ToolSpec, outlet: &Outlet) -> bool {
         visibility::allows(self.visibility.as_ref(), spec, outlet)
     }
 }

@@ -87,7 +87,7 @@ impl Error {
     pub(crate) fn invalid(kind: ItemKind, header: &Header, problem: String) -> Error {
         Error::InvalidItem {
             kind,
-            name: header.name.to_owned(),
+            name: header.name.to_string(),
             location: header.location(),
             problem,
         }

@@ -3,8 +3,10 @@
 
 use std::sync::{Arc, Mutex, PoisonError, Weak};
 
+use crate::item::defined::ToolDef;
 use crate::item::prompt::Prompt;
 use crate::item::resource::Resource;
+use crate::item::shared::Shared;
 use crate::item::tool::Tool;
 use crate::server::engine::Engine;
 use crate::server::error::{Error, Result};
@@ -57,7 +59,17 @@ impl ServerHandle {
     pub fn add_tool<T: Tool>(&self) -> Result<()> {
         self.change(|engine| {
             engine.needs_scopes(T::spec().header.scopes);
-            engine.tools.add(T::spec(), &engine.states)
+            engine.tools.add(T::spec().into(), None, &engine.states)
+        })
+    }
+
+    /// Serves a tool made at run time ([`ToolDef`]) too, checked as at start-up: its name free,
+    /// its schemas valid.
+    pub fn add_tool_def(&self, tool: ToolDef) -> Result<()> {
+        self.change(|engine| {
+            engine.needs_scopes(tool.spec.header.scopes);
+            let spec = Shared::Owned(Arc::new(tool.spec));
+            engine.tools.add(spec, Some(tool.handler), &engine.states)
         })
     }
 
@@ -88,7 +100,7 @@ impl ServerHandle {
             ));
         }
         engine.needs_scopes(P::spec().header.scopes);
-        engine.items.add_prompt(P::spec(), &engine.states)?;
+        engine.items.add_prompt(P::spec().into(), &engine.states)?;
         engine.listeners.changed(List::Prompts);
         Ok(())
     }
@@ -119,7 +131,9 @@ impl ServerHandle {
             ));
         }
         engine.needs_scopes(R::spec().header.scopes);
-        engine.items.add_resource(R::spec(), &engine.states)?;
+        engine
+            .items
+            .add_resource(R::spec().into(), &engine.states)?;
         engine.listeners.changed(List::Resources);
         Ok(())
     }

@@ -6,6 +6,7 @@
 //! page, and a cursor the server did not hand out is `-32602`. A tool that runs only as a task
 //! is not listed to the revisions that have no tasks.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
 
@@ -23,7 +24,7 @@ pub(crate) struct Registry {
     tools: Vec<Arc<ServedTool>>,
     /// The forms the tools elicit.
     pub(crate) forms: Arc<Forms>,
-    index: HashMap<&'static str, usize, IdHashing>,
+    index: HashMap<Cow<'static, str>, usize, IdHashing>,
     page_size: usize,
     pages: [OnceLock<Vec<Box<RawValue>>>; ProtocolVersion::ALL.len()],
 }
@@ -37,7 +38,7 @@ impl Registry {
         let index = tools
             .iter()
             .enumerate()
-            .map(|(i, t)| (t.spec.header.name, i))
+            .map(|(i, t)| (t.spec.header.name.clone(), i))
             .collect();
         Registry {
             tools,
@@ -83,7 +84,7 @@ impl Registry {
         cursor: Option<&str>,
         server_meta: &RawValue,
         cache: Cache,
-        visible: impl Fn(&'static ToolSpec) -> bool,
+        visible: impl Fn(&ToolSpec) -> bool,
     ) -> Option<Box<RawValue>> {
         let tools = self.listed_to(version, visible);
         self.tool_page(&tools, version, cursor, server_meta, cache)
@@ -93,10 +94,10 @@ impl Registry {
     fn listed_to(
         &self,
         version: ProtocolVersion,
-        visible: impl Fn(&'static ToolSpec) -> bool,
+        visible: impl Fn(&ToolSpec) -> bool,
     ) -> Vec<&Arc<ServedTool>> {
         let listed = self.tools.iter().filter(|t| listed_to(t, version));
-        listed.filter(|t| visible(t.spec)).collect()
+        listed.filter(|t| visible(&t.spec)).collect()
     }
 
     /// The `tools/list` page of `tools` a cursor points at.
@@ -124,11 +125,11 @@ fn listed_to(tool: &ServedTool, version: ProtocolVersion) -> bool {
 
 /// A tool's entry as `version` lists it.
 fn listed(tool: &ServedTool, version: ProtocolVersion) -> ToolOut<'_> {
-    let spec = tool.spec;
+    let spec = &*tool.spec;
     ToolEntry {
-        name: spec.header.name,
-        title: spec.header.title,
-        description: spec.header.description,
+        name: &spec.header.name,
+        title: spec.header.title.as_deref(),
+        description: spec.header.description.as_deref(),
         annotations: spec.annotations,
         input_schema: &tool.compiled.input_schema_json,
         output_schema: tool.compiled.output_schema(version),

@@ -14,6 +14,7 @@ use crate::item::handler::Instance;
 use crate::item::header::{Header, ItemKind};
 use crate::item::prompt::PromptSpec;
 use crate::item::resource::ResourceSpec;
+use crate::item::shared::Shared;
 use crate::prompts::render::{ArgumentEntry, PromptEntry, PromptOut};
 use crate::protocol::ProtocolVersion;
 use crate::resources::render::{ResourceEntry, ResourceOut};
@@ -37,7 +38,7 @@ pub(crate) enum Suggestions {
 pub(crate) type Completions = Vec<(String, Suggestions)>;
 
 pub(crate) struct ServedPrompt {
-    pub(crate) spec: &'static PromptSpec,
+    pub(crate) spec: Shared<PromptSpec>,
     pub(crate) held: Held,
     /// The forms its function shows.
     pub(crate) forms: Arc<Forms>,
@@ -52,11 +53,11 @@ pub(crate) struct ServedPrompt {
 
 impl ServedPrompt {
     pub(crate) fn entry(&self, version: ProtocolVersion) -> PromptOut<'_> {
-        let spec = self.spec;
+        let spec = &*self.spec;
         PromptEntry {
-            name: spec.header.name,
-            title: spec.header.title,
-            description: spec.header.description,
+            name: &spec.header.name,
+            title: spec.header.title.as_deref(),
+            description: spec.header.description.as_deref(),
             arguments: &self.arguments,
             icons: spec.header.icons,
             meta: self.held.meta.as_deref(),
@@ -66,7 +67,7 @@ impl ServedPrompt {
 }
 
 pub(crate) struct ServedResource {
-    pub(crate) spec: &'static ResourceSpec,
+    pub(crate) spec: Shared<ResourceSpec>,
     pub(crate) held: Held,
     /// The forms its function shows.
     pub(crate) forms: Arc<Forms>,
@@ -85,13 +86,13 @@ impl ServedResource {
     }
 
     pub(crate) fn entry(&self, version: ProtocolVersion) -> ResourceOut<'_> {
-        let spec = self.spec;
+        let spec = &*self.spec;
         ResourceEntry {
-            uri: spec.uri,
+            uri: &spec.uri,
             template: !self.template.is_static(),
-            name: spec.header.name,
-            title: spec.header.title,
-            description: spec.header.description,
+            name: &spec.header.name,
+            title: spec.header.title.as_deref(),
+            description: spec.header.description.as_deref(),
             mime_type: spec.mime_type,
             size: spec.size,
             annotations: self.annotations.as_ref(),
@@ -104,7 +105,7 @@ impl ServedResource {
 
 /// A prompt ready to serve.
 pub(crate) fn serve_prompt(
-    spec: &'static PromptSpec,
+    spec: Shared<PromptSpec>,
     instance: Option<Instance>,
     states: &States,
 ) -> Result<ServedPrompt> {
@@ -114,10 +115,10 @@ pub(crate) fn serve_prompt(
     let arguments = arguments_of(&schema);
     let known: Arc<[String]> = arguments.iter().map(|a| a.name.clone()).collect();
     Ok(ServedPrompt {
+        completions: completions(&schema, spec.completions),
         spec,
         held,
         forms: Arc::new(forms),
-        completions: completions(&schema, spec.completions),
         arguments,
         schema: Arc::new(schema),
         known,
@@ -126,7 +127,7 @@ pub(crate) fn serve_prompt(
 
 /// A resource ready to serve.
 pub(crate) fn serve_resource(
-    spec: &'static ResourceSpec,
+    spec: Shared<ResourceSpec>,
     instance: Option<Instance>,
     states: &States,
 ) -> Result<ServedResource> {
@@ -151,7 +152,7 @@ pub(crate) fn serve_resource(
              `cache = \"private\"`"
         )));
     }
-    let template = UriTemplate::parse(spec.uri)
+    let template = UriTemplate::parse(&spec.uri)
         .map_err(|e| invalid(format!("`{}` is not a URI template: {e}", spec.uri)))?;
     let schema = schema_of(spec.variables);
     let annotations =
@@ -163,12 +164,12 @@ pub(crate) fn serve_resource(
                 annotations
             });
     Ok(ServedResource {
+        completions: completions(&schema, spec.completions),
         spec,
         held,
         forms: Arc::new(forms),
         template,
         annotations,
-        completions: completions(&schema, spec.completions),
         schema: Arc::new(schema),
     })
 }
@@ -193,7 +194,7 @@ pub(crate) fn hold(
         )));
     }
     needs.make_forms(forms).map_err(invalid)?;
-    let meta = header.meta.map(meta_object).transpose();
+    let meta = header.meta.as_deref().map(meta_object).transpose();
     Ok(Held {
         instance,
         needs: Needs {

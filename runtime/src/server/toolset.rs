@@ -3,6 +3,7 @@
 //! the enabled ones, swapped whole on each change, so a call in flight keeps the registry it
 //! began with and a list is never half old, half new.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError, RwLock};
 
@@ -10,6 +11,7 @@ use crate::call::state::States;
 use crate::call::to_client::form::Forms;
 use crate::item::handler::Instance;
 use crate::item::header::ItemKind;
+use crate::item::shared::Shared;
 use crate::item::tool::ToolSpec;
 use crate::run::served::ServedTool;
 use crate::server::error::{Error, Result};
@@ -33,16 +35,16 @@ pub enum ToolOrder {
 
 /// The tools admitted so far, by name: where a new one's name is checked.
 #[derive(Default)]
-pub(crate) struct Names(HashMap<&'static str, &'static ToolSpec>);
+pub(crate) struct Names(HashMap<Cow<'static, str>, Shared<ToolSpec>>);
 
 impl Names {
     /// Admits the name of `spec` if it is free.
-    pub(crate) fn admit(&mut self, spec: &'static ToolSpec) -> Admission {
-        match self.0.get(spec.header.name) {
-            Some(seen) if std::ptr::eq(*seen, spec) => Admission::Again,
-            Some(seen) => Admission::Taken(seen),
+    pub(crate) fn admit(&mut self, spec: &Shared<ToolSpec>) -> Admission {
+        match self.0.get(&*spec.header.name) {
+            Some(seen) if seen.same(spec) => Admission::Again,
+            Some(seen) => Admission::Taken(seen.clone()),
             None => {
-                self.0.insert(spec.header.name, spec);
+                self.0.insert(spec.header.name.clone(), spec.clone());
                 Admission::New
             }
         }
@@ -60,7 +62,7 @@ pub(crate) enum Admission {
     /// This very tool has it already (registered twice, say by `discover` and by `tool`).
     Again,
     /// Another tool has it.
-    Taken(&'static ToolSpec),
+    Taken(Shared<ToolSpec>),
 }
 
 /// Two tools named alike: at start-up, in the order of their definitions.
@@ -83,20 +85,37 @@ fn duplicate(served: &ToolSpec, added: &ToolSpec, start_up: bool) -> Error {
 /// A tool ready to serve: its needs checked against the server's states, its forms made, its
 /// schemas compiled.
 pub(crate) fn serve(
-    spec: &'static ToolSpec,
+    spec: Shared<ToolSpec>,
     instance: Option<Instance>,
     options: Options,
     states: &States,
     forms: &mut Forms,
 ) -> Result<ServedTool> {
-    let held = hold(ItemKind::Tool, &spec.header, instance, states, forms)?;
     let invalid = |problem: String| Error::invalid(ItemKind::Tool, &spec.header, problem);
+    // The macros refuse a bad name where it is written; a name made at run time is checked here.
+    if let Some(problem) = name_problem(&spec.header.name) {
+        return Err(invalid(problem));
+    }
+    let held = hold(ItemKind::Tool, &spec.header, instance, states, forms)?;
     let compiled = Compiled::new(&spec.source(), options).map_err(invalid)?;
     Ok(ServedTool {
         spec,
         held,
         compiled,
         pace: Default::default(),
+    })
+}
+
+/// What breaks the 2025-11-25 guidance on tool names (SEP-986), which every client accepts:
+/// 1 to 128 characters of `A-Z a-z 0-9 _ - .`.
+fn name_problem(name: &str) -> Option<String> {
+    let valid_chars = name
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'));
+    (name.is_empty() || name.len() > 128 || !valid_chars).then(|| {
+        "its name breaks the naming rules: a tool name has 1 to 128 characters, each a \
+         letter, a digit, `_`, `-` or `.`"
+            .to_owned()
     })
 }
 
@@ -158,16 +177,22 @@ impl ToolSet {
 
     /// Admits and serves the tool of `spec`; its name must be free. `Ok(true)`: the served
     /// tools changed.
-    pub(crate) fn add(&self, spec: &'static ToolSpec, states: &States) -> Result<bool> {
+    pub(crate) fn add(
+        &self,
+        spec: Shared<ToolSpec>,
+        instance: Option<Instance>,
+        states: &States,
+    ) -> Result<bool> {
         self.change(|slots, forms| {
-            match slots.names.admit(spec) {
+            match slots.names.admit(&spec) {
                 Admission::New => {}
                 // A second `add` of one tool is a mistake worth hearing of, as is a name taken.
-                Admission::Again => return Err(duplicate(spec, spec, false)),
-                Admission::Taken(served) => return Err(duplicate(served, spec, false)),
+                Admission::Again => return Err(duplicate(&spec, &spec, false)),
+                Admission::Taken(served) => return Err(duplicate(&served, &spec, false)),
             }
-            let tool = serve(spec, None, self.options, states, forms).inspect_err(|_| {
-                slots.names.forget(spec.header.name);
+            let name = spec.header.name.clone();
+            let tool = serve(spec, instance, self.options, states, forms).inspect_err(|_| {
+                slots.names.forget(&name);
             })?;
             slots.slots.push(Slot {
                 tool: Arc::new(tool),
@@ -230,7 +255,7 @@ fn served(slots: &[Slot], forms: Arc<Forms>, order: ToolOrder, page_size: usize)
         .map(|slot| Arc::clone(&slot.tool))
         .collect();
     if order == ToolOrder::Name {
-        tools.sort_by(|a, b| a.spec.header.name.cmp(b.spec.header.name));
+        tools.sort_by(|a, b| a.spec.header.name.cmp(&b.spec.header.name));
     }
     Registry::new(tools, forms, page_size)
 }

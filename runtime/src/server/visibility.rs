@@ -41,10 +41,10 @@ impl<'a> Caller<'a> {
 }
 
 /// A per-request rule: whether `caller` may see and use the tool, prompt or resource.
-pub(crate) type Rule = Arc<dyn Fn(ItemInfo, &Caller<'_>) -> bool + Send + Sync>;
+pub(crate) type Rule = Arc<dyn Fn(ItemInfo<'_>, &Caller<'_>) -> bool + Send + Sync>;
 
 /// Whether `rule` lets the caller of a request that came through `outlet` see `spec`.
-pub(crate) fn allows(rule: Option<&Rule>, spec: &'static ToolSpec, outlet: &Outlet) -> bool {
+pub(crate) fn allows(rule: Option<&Rule>, spec: &ToolSpec, outlet: &Outlet) -> bool {
     allows_item(rule, spec.info(), outlet)
 }
 

@@ -13,13 +13,17 @@ use crate::tools::headers::{self, ParamHeader};
 use crate::tools::schema::{self, Contract, OutputSchema, SchemaProfile};
 
 /// The parts of a tool's description its schemas come from.
-pub(crate) struct Source {
+pub(crate) struct Source<'a> {
     pub(crate) input_schema: fn(&mut SchemaGenerator) -> Schema,
     /// A hand-written input schema (JSON text), served as written instead of a generated one.
-    pub(crate) raw_input_schema: Option<&'static str>,
+    pub(crate) raw_input_schema: Option<&'a str>,
     /// The tool's own choice on argument keys its schema does not list.
     pub(crate) ignore_unknown_arguments: Option<bool>,
     pub(crate) output_schema: fn(&mut SchemaGenerator) -> Option<Schema>,
+    /// An output schema given as JSON text, finished as a generated one is.
+    pub(crate) raw_output_schema: Option<&'a str>,
+    /// The arguments bind to no type: the input schema checks their shape.
+    pub(crate) untyped_arguments: bool,
 }
 
 /// The server's choices that shape every tool's schemas.
@@ -79,13 +83,23 @@ impl Compiled {
                     .to_owned(),
             );
         }
-        let constraints = Constraints::new(&input_schema)?.map(Arc::new);
+        let constraints = match source.untyped_arguments {
+            true => Some(Constraints::shaped(&input_schema)?),
+            false => Constraints::new(&input_schema)?,
+        };
+        let constraints = constraints.map(Arc::new);
         let headers = headers::declared(&input_schema)?;
         let mut generator = schema::output_generator();
-        let output = (source.output_schema)(&mut generator).map(|s| {
-            let s = schema::with_definitions(s, &mut generator);
-            OutputSchema::new(schema::finish(s, Contract::Output, profile))
-        });
+        let output = match source.raw_output_schema {
+            Some(text) => Some(
+                serde_json::from_str::<Schema>(text)
+                    .map_err(|e| format!("its output schema is not a JSON Schema: {e}"))?,
+            ),
+            None => (source.output_schema)(&mut generator)
+                .map(|s| schema::with_definitions(s, &mut generator)),
+        };
+        let output =
+            output.map(|s| OutputSchema::new(schema::finish(s, Contract::Output, profile)));
         let known_arguments = ignore_unknown
             .then(|| schema::property_names(&input_schema))
             .flatten();

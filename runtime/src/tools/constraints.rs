@@ -7,6 +7,10 @@
 //! or of a newtype, or a hand-written schema. A tool whose schema has none of these keywords
 //! pays nothing; the others parse their arguments once more, after they bound.
 //!
+//! A tool made at run time takes its arguments as a JSON value, which no type shapes: its
+//! checks are [`Constraints::shaped`], which also enforce `type`, `required` and
+//! `additionalProperties: false` (a `false` schema anywhere), as serde would for a struct.
+//!
 //! Enforced: `minLength`, `maxLength`, `pattern`, `format` (below), `minimum`, `maximum`,
 //! `exclusiveMinimum`, `exclusiveMaximum`, `multipleOf`, `minItems`, `maxItems`, `uniqueItems`,
 //! `minProperties`, `maxProperties`, and `const`, `enum` and `required` to tell the branches of
@@ -27,6 +31,8 @@ pub(crate) struct Constraints {
     schema: Value,
     /// Every `pattern` of the schema, compiled once.
     patterns: HashMap<String, Regex>,
+    /// Whether the value's shape is checked too (`type`, `false` schemas): no type did.
+    shape: bool,
 }
 
 /// A value that breaks a constraint: where, and what it should have been.
@@ -60,6 +66,27 @@ impl Constraints {
     /// The checks of `schema`; `None` when it has no constraint keyword to enforce. An `Err`
     /// names a pattern this server cannot check.
     pub(crate) fn new(schema: &Value) -> Result<Option<Constraints>, String> {
+        let (found, patterns) = Self::scan(schema)?;
+        Ok(found.then(|| Constraints {
+            schema: schema.clone(),
+            patterns,
+            shape: false,
+        }))
+    }
+
+    /// The checks of `schema` for arguments that no type shaped: its constraint keywords and
+    /// the value's shape. An `Err` names a pattern this server cannot check.
+    pub(crate) fn shaped(schema: &Value) -> Result<Constraints, String> {
+        let (_, patterns) = Self::scan(schema)?;
+        Ok(Constraints {
+            schema: schema.clone(),
+            patterns,
+            shape: true,
+        })
+    }
+
+    /// Whether `schema` has a constraint keyword to enforce, and its patterns compiled.
+    fn scan(schema: &Value) -> Result<(bool, HashMap<String, Regex>), String> {
         let mut found = false;
         let mut patterns = HashMap::new();
         let mut bad = None;
@@ -84,13 +111,10 @@ impl Constraints {
                 }
             }
         });
-        if let Some(problem) = bad {
-            return Err(problem);
+        match bad {
+            Some(problem) => Err(problem),
+            None => Ok((found, patterns)),
         }
-        Ok(found.then(|| Constraints {
-            schema: schema.clone(),
-            patterns,
-        }))
     }
 
     /// Checks the arguments (a JSON object that already bound to the tool's types).
@@ -106,9 +130,22 @@ impl Constraints {
         path: &mut Vec<Step<'v>>,
         hops: usize,
     ) -> Result<(), Violation> {
-        let Value::Object(schema) = schema else {
-            return Ok(());
+        let Value::Object(object) = schema else {
+            return match self.shape && *schema == Value::Bool(false) {
+                true => Err(Violation {
+                    path: render(path),
+                    message: "is not allowed here".to_owned(),
+                }),
+                false => Ok(()),
+            };
         };
+        if self.shape && !self.admits_type(schema, value, hops) {
+            return Err(Violation {
+                path: render(path),
+                message: format!("must be {}, got {}", expected_type(object), kind(value)),
+            });
+        }
+        let schema = object;
         if let Some(Value::String(reference)) = schema.get("$ref") {
             match self.resolve(reference) {
                 Some(target) if hops < MAX_HOPS => self.node(target, value, path, hops + 1)?,
@@ -318,6 +355,12 @@ impl Constraints {
                         Some(s) => Some(s),
                         None => schema.get("additionalProperties"),
                     };
+                    if self.shape && field_schema == Some(&Value::Bool(false)) {
+                        return Err(Violation {
+                            path: render(path),
+                            message: format!("has an unknown field `{key}`"),
+                        });
+                    }
                     if let Some(field_schema) = field_schema {
                         path.push(Step::Key(key));
                         let result = self.node(field_schema, field, path, 0);
@@ -330,6 +373,39 @@ impl Constraints {
         }
         Ok(())
     }
+}
+
+/// The `type` a schema asks for, said as an error says it: `a string`, `a string or null`.
+fn expected_type(schema: &Map<String, Value>) -> String {
+    let names: Vec<&str> = match schema.get("type") {
+        Some(Value::String(t)) => vec![t],
+        Some(Value::Array(types)) => types.iter().filter_map(Value::as_str).collect(),
+        _ => Vec::new(),
+    };
+    let named: Vec<String> = names.iter().map(|t| article(t)).collect();
+    named.join(" or ")
+}
+
+/// A JSON type's name with its article: `an integer`, `a string`, `null`.
+fn article(name: &str) -> String {
+    match name {
+        "null" => "null".to_owned(),
+        "integer" | "object" | "array" => format!("an {name}"),
+        _ => format!("a {name}"),
+    }
+}
+
+/// The JSON type of a value, with its article.
+fn kind(value: &Value) -> String {
+    article(match value {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(n) if n.is_i64() || n.is_u64() => "integer",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    })
 }
 
 fn numbers(schema: &Map<String, Value>, n: &Number) -> Result<(), String> {
@@ -614,5 +690,58 @@ mod tests {
             json!({"$ref": "#/$defs/A", "$defs": {"A": {"$ref": "#/$defs/A", "minLength": 1}}});
         let constraints = Constraints::new(&schema).unwrap().unwrap();
         assert!(constraints.check(&json!("")).is_err());
+    }
+
+    fn shaped(schema: Value, value: Value) -> Result<(), (String, String)> {
+        let constraints = Constraints::shaped(&schema).unwrap();
+        constraints.check(&value).map_err(|v| (v.path, v.message))
+    }
+
+    #[test]
+    fn shaped_checks_what_serde_would() {
+        let schema = json!({
+            "type": "object",
+            "properties": {
+                "a": {"type": "integer"},
+                "tags": {"type": "array", "items": {"type": "string"}},
+                "note": {"type": ["string", "null"]}
+            },
+            "required": ["a"],
+            "additionalProperties": false
+        });
+        assert_eq!(
+            shaped(schema.clone(), json!({"a": 1, "tags": ["x"], "note": null})),
+            Ok(())
+        );
+        assert_eq!(shaped(schema.clone(), json!({"a": 2.0})), Ok(()));
+        let wrong = |value| shaped(schema.clone(), value).expect_err("a violation");
+        assert_eq!(
+            wrong(json!({"a": "1"})),
+            ("a".into(), "must be an integer, got a string".into())
+        );
+        assert_eq!(wrong(json!({})), (".".into(), "missing field `a`".into()));
+        assert_eq!(
+            wrong(json!({"a": 1, "b": 2})),
+            (".".into(), "has an unknown field `b`".into())
+        );
+        assert_eq!(
+            wrong(json!({"a": 1, "tags": [1]})),
+            ("tags[0]".into(), "must be a string, got an integer".into())
+        );
+        assert_eq!(
+            wrong(json!({"a": 1, "note": 3})),
+            (
+                "note".into(),
+                "must be a string or null, got an integer".into()
+            )
+        );
+        assert_eq!(wrong(json!([1])).1, "must be an object, got an array");
+    }
+
+    #[test]
+    fn unshaped_leaves_types_to_serde() {
+        let schema =
+            json!({"type": "object", "properties": {"a": {"type": "string", "minLength": 2}}});
+        assert_eq!(check(schema, json!({"a": 7})), Ok(()));
     }
 }

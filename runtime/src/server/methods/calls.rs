@@ -6,6 +6,7 @@
 //! flight is refused with `-32600`. The id is free again as soon as the answer is ready, since
 //! a client may reuse it for its very next request.
 
+use std::borrow::Cow;
 use std::sync::{Arc, OnceLock};
 
 use serde_json::value::RawValue;
@@ -104,7 +105,7 @@ impl Session {
             .ok_or_else(|| ProtocolError::invalid_params("missing field `name`"))?;
         // A tool the caller may not see is as unknown as one that does not exist.
         let tool = match registry.find(name) {
-            Some(tool) if engine.visible(tool.spec, scope.outlet) => tool,
+            Some(tool) if engine.visible(&tool.spec, scope.outlet) => tool,
             Some(tool) => {
                 let unknown = ProtocolError::unknown_tool(name);
                 return Err(engine.hidden(tool.spec.info(), scope.outlet, unknown));
@@ -177,12 +178,12 @@ impl Session {
             true => {
                 let arguments = round_arguments(request.params);
                 let forms = Arc::clone(&registry.forms);
-                let asking = self.asking(request, tool.spec.header.name, arguments, forms)?;
+                let asking = self.asking(request, &tool.spec.header.name, arguments, forms)?;
                 Some(Box::new(asking))
             }
             false => None,
         };
-        self.open_record(request, tool.spec.header.name, asking, None, task)
+        self.open_record(request, tool.spec.header.name.clone(), asking, None, task)
     }
 
     /// Opens the record of a request answered once a function has run (a tool's, a prompt's,
@@ -191,7 +192,7 @@ impl Session {
     pub(crate) fn open_record(
         &self,
         request: &Request<'_>,
-        name: &'static str,
+        name: Cow<'static, str>,
         asking: Option<Box<Asking>>,
         resource_uri: Option<Box<str>>,
         task: Option<Box<TaskSlot>>,

@@ -6,6 +6,7 @@
 //! argument the prompt or template does not have. An argument with no suggestions completes to
 //! none. At most 100 values are sent, with `total` and `hasMore` saying when there are more.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -66,30 +67,30 @@ impl Session {
         };
         let catalog = self.engine.catalog();
         let outlet = request.scope.outlet;
-        let (owner, completions, names): (&'static str, &Completions, Vec<&str>) = match &reference
-        {
-            Reference::Prompt { name } => {
-                let prompt = self.engine.prompt(&catalog, name, outlet)?;
-                let names = prompt.arguments.iter().map(|a| a.name.as_str()).collect();
-                (prompt.spec.header.name, &prompt.completions, names)
-            }
-            Reference::Resource { uri } => {
-                let resource = catalog
-                    .resource_named(uri)
-                    .filter(|r| self.engine.visible_item(r.spec.info(), outlet))
-                    .ok_or_else(|| {
-                        ProtocolError::invalid_params(format_args!(
-                            "no resource template is `{}`",
-                            quoted(uri)
-                        ))
-                    })?;
-                (
-                    resource.spec.header.name,
-                    &resource.completions,
-                    resource.template.variables(),
-                )
-            }
-        };
+        let (owner, completions, names): (Cow<'static, str>, &Completions, Vec<&str>) =
+            match &reference {
+                Reference::Prompt { name } => {
+                    let prompt = self.engine.prompt(&catalog, name, outlet)?;
+                    let names = prompt.arguments.iter().map(|a| a.name.as_str()).collect();
+                    (prompt.spec.header.name.clone(), &prompt.completions, names)
+                }
+                Reference::Resource { uri } => {
+                    let resource = catalog
+                        .resource_named(uri)
+                        .filter(|r| self.engine.visible_item(r.spec.info(), outlet))
+                        .ok_or_else(|| {
+                            ProtocolError::invalid_params(format_args!(
+                                "no resource template is `{}`",
+                                quoted(uri)
+                            ))
+                        })?;
+                    (
+                        resource.spec.header.name.clone(),
+                        &resource.completions,
+                        resource.template.variables(),
+                    )
+                }
+            };
         if !names.contains(&argument.name.as_str()) {
             return Err(ProtocolError::invalid_params(format_args!(
                 "`{owner}` has no argument `{}`",
@@ -129,7 +130,7 @@ impl Session {
             Some(Suggestions::Function(function)) => *function,
         };
         let run = Run {
-            name: owner,
+            name: owner.clone(),
             counted: true,
             instance: None,
             arguments: Arguments::default(),
@@ -146,7 +147,7 @@ impl Session {
                     }
                     Err(detail) => {
                         let expose = engine.expose_internal_errors;
-                        let error = masked_error("completion of", owner, expose, &detail);
+                        let error = masked_error("completion of", &owner, expose, &detail);
                         Rendered::error(&record.id, &error)
                     }
                 }

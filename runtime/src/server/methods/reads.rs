@@ -9,6 +9,7 @@
 //! not-found error; a value a template does not allow (`..`, a `/` in one segment) is refused
 //! the same way before the function runs, saying why.
 
+use std::borrow::Cow;
 use std::sync::Arc;
 
 use serde_json::value::RawValue;
@@ -52,7 +53,7 @@ pub(crate) type Render<O> = Box<dyn FnOnce(&Engine, &CallRecord, O) -> Rendered 
 /// response.
 pub(crate) struct Run<O> {
     /// What the request's record is named by (its log messages' logger).
-    pub(crate) name: &'static str,
+    pub(crate) name: Cow<'static, str>,
     /// Whether it counts under the server's cap on calls at once (a function's run does).
     pub(crate) counted: bool,
     pub(crate) instance: Option<Instance>,
@@ -90,12 +91,12 @@ impl Session {
             .decoding(Some(Arc::clone(&prompt.schema)))
             .sent_as_strings();
         let (schema, version) = (Arc::clone(&prompt.schema), request.version);
-        let name = prompt.spec.header.name;
+        let name = prompt.spec.header.name.clone();
         let asking = self.item_asking(request, &prompt.held, &prompt.forms, || {
             (format!("prompt:{name}"), round_arguments(params))
         })?;
         let run = Run {
-            name,
+            name: name.clone(),
             counted: true,
             instance: prompt.held.instance.clone(),
             arguments,
@@ -106,7 +107,7 @@ impl Session {
                 move |engine: &Engine, record: &CallRecord, output: PromptOutput| {
                     answered(engine, record, version, output, |output, takes_urls| {
                         let renderer = PromptRenderer {
-                            name,
+                            name: &name,
                             arguments_schema: &schema,
                             expose_internal_errors: engine.expose_internal_errors,
                             server_meta: &engine.server_meta,
@@ -165,7 +166,7 @@ impl Session {
         let arguments = Arguments::new(Some(raw))
             .decoding(Some(Arc::clone(&resource.schema)))
             .sent_as_strings();
-        let spec = resource.spec;
+        let spec = resource.spec.clone();
         let cache = self.engine.read_cache(resource);
         let asking = self.item_asking(request, &resource.held, &resource.forms, || {
             (
@@ -174,7 +175,7 @@ impl Session {
             )
         })?;
         let run = Run {
-            name: spec.header.name,
+            name: spec.header.name.clone(),
             counted: true,
             instance: resource.held.instance.clone(),
             arguments,
@@ -185,7 +186,7 @@ impl Session {
                 move |engine: &Engine, record: &CallRecord, output: ResourceOutput| {
                     answered(engine, record, version, output, |output, takes_urls| {
                         let renderer = ReadRenderer {
-                            name: spec.header.name,
+                            name: &spec.header.name,
                             uri: record.resource_uri.as_deref().unwrap_or_default(),
                             expose_internal_errors: engine.expose_internal_errors,
                             server_meta: &engine.server_meta,

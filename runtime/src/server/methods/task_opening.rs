@@ -73,7 +73,7 @@ impl Session {
         scope: RequestScope<'_>,
         tool: &ServedTool,
     ) -> Result<Option<Box<TaskSlot>>, ProtocolError> {
-        let name = tool.spec.header.name;
+        let name = &*tool.spec.header.name;
         // A server that runs no tasks ignores `params.task`, as 2025-11-25 says.
         let asked = params.rare().task.is_some()
             && version.has_experimental_tasks()
@@ -150,7 +150,7 @@ impl Escalate for Opening {
             let task = TaskRecord {
                 id: random_id(),
                 owner: self.owner.clone(),
-                tool: record.name.to_owned(),
+                tool: record.name.to_string(),
                 version: record.version.as_str().to_owned(),
                 created_at: now,
                 updated_at: now,
@@ -164,7 +164,7 @@ impl Escalate for Opening {
             if let Err(error) = tasks.create(&task).await {
                 let expose = self.engine.expose_internal_errors;
                 let detail = format!("the task could not be created: {error}");
-                let error = masked_error("tool", record.name, expose, &detail);
+                let error = masked_error("tool", &record.name, expose, &detail);
                 let rendered = Rendered::error(&record.id, &error);
                 answer(&self.open, None, record, &span, rendered, outcome);
                 return None;

@@ -12,6 +12,7 @@
 //!   `tasks/result` waits for the end, and `tasks/list` lists the session's latest tasks that
 //!   are still kept.
 
+use std::borrow::Cow;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -107,7 +108,7 @@ impl Session {
         let listed = Arc::clone(self.tasks());
         let peer = Arc::clone(&self.peer);
         let run = Run {
-            name: "tasks",
+            name: Cow::Borrowed("tasks"),
             // Reading or changing a task is quick, and must not wait behind the tasks running
             // (which count as calls); a `tasks/result` waits, and counts.
             counted: matches!(method, TaskMethod::Result),
