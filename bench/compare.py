@@ -132,7 +132,26 @@ def roots_table() -> None:
         print(f"| {name} | " + " | ".join(f"{row[m]:.1f}" for m in metrics) + " |")
 
 
+def defined_table() -> None:
+    """`echo` written three ways on toolwright: a sync `#[mcp_tool]`, an async one, and a
+    `ToolDef` made at run time (async, its arguments checked against the schema it was given)."""
+    command = SERVERS["toolwright"]
+    ways = {
+        "`#[mcp_tool] fn echo`": [],
+        "`#[mcp_tool] async fn echo`": ["--async-echo"],
+        "`ToolDef::new(\"echo\", ..)`": ["--defined-echo"],
+    }
+    print("instructions per request, `echo` on toolwright (callgrind, as above)")
+    print("| echo written as | instructions per request |")
+    print("|---|---:|")
+    for name, flags in ways.items():
+        print(f"| {name} | {per_request(command + flags, 'echo') / 1000:.1f} k |")
+
+
 def main() -> int:
+    if sys.argv[1:] == ["--defined"]:
+        defined_table()
+        return 0
     rows = {}
     for name, command in SERVERS.items():
         row = {kind: per_request(command, kind) for kind in REQUESTS}
@@ -157,6 +176,8 @@ def main() -> int:
         print(f"| {name} | " + " | ".join(f"{row['driver'][m]:.1f}" for m in metrics) + " |")
     print()
     roots_table()
+    print()
+    defined_table()
     return 0
 
 

@@ -1,5 +1,6 @@
 //! The benchmark tools on toolwright. With `--many`, 197 more tools are registered, for the
-//! cost of a call with 200 tools.
+//! cost of a call with 200 tools. With `--async-echo` or `--defined-echo`, `echo` is an
+//! `async fn`, or a `ToolDef` made at run time with the same schema, for what each way costs.
 //!
 //! `serve --http ADDR` serves them over Streamable HTTP as every toolwright binary does
 //! (`toolwright::cli::Command::ServeHttp`). With `SESSION_IDLE_MS` set, the endpoint gets that idle
@@ -12,6 +13,37 @@ use toolwright_bench::Item;
 #[mcp_tool]
 fn echo(text: String) -> String {
     text
+}
+
+/// Echoes the text (`--async-echo`).
+#[mcp_tool(name = "echo")]
+async fn echo_async(text: String) -> String {
+    text
+}
+
+/// `echo` made at run time (`--defined-echo`): the schema the generated one lists, the
+/// arguments read from the JSON value.
+fn echo_defined() -> toolwright::tools::ToolDef {
+    let schema = serde_json::json!({
+        "type": "object",
+        "properties": {"text": {"type": "string"}},
+        "required": ["text"],
+        "additionalProperties": false
+    });
+    toolwright::tools::ToolDef::new(
+        "echo",
+        |arguments: serde_json::Value, _: toolwright::Context| async move {
+            match arguments {
+                serde_json::Value::Object(mut map) => match map.remove("text") {
+                    Some(serde_json::Value::String(text)) => Ok(text),
+                    _ => Err("`text` must be a string"),
+                },
+                _ => Err("the arguments must be an object"),
+            }
+        },
+    )
+    .description("Echoes the text.")
+    .input_schema(schema)
 }
 
 /// Adds two integers.
@@ -47,8 +79,13 @@ fn main() -> std::process::ExitCode {
     let server = if std::env::args().any(|a| a == "--many") {
         server.discover()
     } else {
+        let has = |flag: &str| std::env::args().any(|a| a == flag);
+        let server = match (has("--async-echo"), has("--defined-echo")) {
+            (true, _) => server.tool::<echo_async>(),
+            (_, true) => server.tool_def(echo_defined()),
+            _ => server.tool::<echo>(),
+        };
         server
-            .tool::<echo>()
             .tool::<add>()
             .tool::<items>()
             .tool::<in_roots>()
@@ -64,7 +101,13 @@ fn main() -> std::process::ExitCode {
         true => server.layer(toolwright::middleware::from_fn(|call, next| next.run(call))),
         false => server,
     };
-    let flags = ["--many", "--noop-middleware", "--roots"];
+    let flags = [
+        "--many",
+        "--noop-middleware",
+        "--roots",
+        "--async-echo",
+        "--defined-echo",
+    ];
     let args: Vec<String> = std::env::args()
         .skip(1)
         .filter(|a| !flags.contains(&a.as_str()))

@@ -206,7 +206,7 @@ fn no_output_schema(_: &mut schemars::SchemaGenerator) -> Option<schemars::Schem
 /// The handler every run-time tool shares: its arguments bound as the JSON value its input
 /// schema admits, then its own closure.
 fn call(invocation: Invocation) -> BoxFuture<ToolOutput> {
-    let arguments = match invocation.arguments.bind::<Value>() {
+    let arguments = match invocation.arguments.bind_value() {
         Ok(arguments) => arguments,
         Err(refused) => return Box::pin(std::future::ready(refused)),
     };

@@ -113,6 +113,24 @@ impl Arguments {
         })
     }
 
+    /// The arguments as the JSON value they are (a tool made at run time, whose arguments no
+    /// type shapes), without the keys the tool ignores, checked against its input schema once:
+    /// the constraints are [`Constraints::shaped`] for such a tool.
+    pub(crate) fn bind_value(&self) -> Result<Value, ToolOutput> {
+        let json = self.json();
+        let mut arguments: Value =
+            serde_json::from_str(json).map_err(|e| locate::<Value>(json, &e))?;
+        if let (Some(known), Value::Object(map)) = (&self.known, &mut arguments) {
+            map.retain(|key, _| known.iter().any(|k| k == key));
+        }
+        if let Some(constraints) = &self.constraints {
+            constraints
+                .check(&arguments)
+                .map_err(|v| ToolOutput::invalid_arguments(BindError::new(&v.path, &v.message)))?;
+        }
+        Ok(arguments)
+    }
+
     /// Binds with `bind` (without the keys the tool ignores, if it has any), retrying once with
     /// the values the schema allows but serde does not (see [`rewritten`]), then checks the
     /// constraints.

@@ -139,31 +139,31 @@ impl Constraints {
                 false => Ok(()),
             };
         };
-        if self.shape && !self.admits_type(schema, value, hops) {
+        let keys = Keys::of(object);
+        if self.shape && !self.admits(&keys, value, hops) {
             return Err(Violation {
                 path: render(path),
-                message: format!("must be {}, got {}", expected_type(object), kind(value)),
+                message: format!("must be {}, got {}", expected_type(keys.ty), kind(value)),
             });
         }
-        let schema = object;
-        if let Some(Value::String(reference)) = schema.get("$ref") {
+        if let Some(Value::String(reference)) = keys.reference {
             match self.resolve(reference) {
                 Some(target) if hops < MAX_HOPS => self.node(target, value, path, hops + 1)?,
                 _ => {}
             }
         }
-        self.keywords(schema, value, path)?;
-        if let Some(Value::Array(all)) = schema.get("allOf") {
+        self.keywords(&keys, value, path)?;
+        if let Some(Value::Array(all)) = keys.all_of {
             for branch in all {
                 self.node(branch, value, path, hops + 1)?;
             }
         }
-        for key in ["anyOf", "oneOf"] {
-            if let Some(Value::Array(branches)) = schema.get(key) {
+        for branches in [keys.any_of, keys.one_of] {
+            if let Some(Value::Array(branches)) = branches {
                 self.any(branches, value, path, hops)?;
             }
         }
-        self.children(schema, value, path)
+        self.children(&keys, value, path)
     }
 
     /// Passes when one branch meant for this type of value passes: the value is of one of them.
@@ -191,14 +191,22 @@ impl Constraints {
 
     /// Whether `schema`'s `type` (through `$ref`s) allows the value's JSON type.
     fn admits_type(&self, schema: &Value, value: &Value, hops: usize) -> bool {
-        let schema = match schema.get("$ref").and_then(Value::as_str) {
-            Some(reference) if hops < MAX_HOPS => match self.resolve(reference) {
-                Some(target) => return self.admits_type(target, value, hops + 1),
-                None => schema,
-            },
-            _ => schema,
-        };
-        match schema.get("type") {
+        match schema {
+            Value::Object(object) => self.admits(&Keys::of(object), value, hops),
+            _ => true,
+        }
+    }
+
+    /// Whether the `type` of a schema with these keywords (through `$ref`s) allows the
+    /// value's JSON type.
+    fn admits(&self, keys: &Keys<'_>, value: &Value, hops: usize) -> bool {
+        if let Some(reference) = keys.reference.and_then(Value::as_str)
+            && hops < MAX_HOPS
+            && let Some(target) = self.resolve(reference)
+        {
+            return self.admits_type(target, value, hops + 1);
+        }
+        match keys.ty {
             Some(Value::String(t)) => is_type(t, value),
             Some(Value::Array(types)) => types
                 .iter()
@@ -215,7 +223,7 @@ impl Constraints {
 
     fn keywords(
         &self,
-        schema: &Map<String, Value>,
+        schema: &Keys<'_>,
         value: &Value,
         path: &[Step<'_>],
     ) -> Result<(), Violation> {
@@ -225,12 +233,12 @@ impl Constraints {
                 message,
             })
         };
-        if let Some(expected) = schema.get("const")
+        if let Some(expected) = schema.constant
             && !same(expected, value)
         {
             return fail(format!("must be {expected}"));
         }
-        if let Some(Value::Array(options)) = schema.get("enum")
+        if let Some(Value::Array(options)) = schema.options
             && !options.iter().any(|o| same(o, value))
         {
             let options: Vec<String> = options.iter().map(Value::to_string).collect();
@@ -239,7 +247,7 @@ impl Constraints {
         match value {
             Value::String(s) => {
                 let length = s.chars().count();
-                if let Some(min) = limit(schema, "minLength")
+                if let Some(min) = limit(schema.min_length)
                     && length < min
                 {
                     return fail(format!(
@@ -247,7 +255,7 @@ impl Constraints {
                         count(min, "character")
                     ));
                 }
-                if let Some(max) = limit(schema, "maxLength")
+                if let Some(max) = limit(schema.max_length)
                     && length > max
                 {
                     return fail(format!(
@@ -255,13 +263,13 @@ impl Constraints {
                         count(max, "character")
                     ));
                 }
-                if let Some(Value::String(pattern)) = schema.get("pattern")
+                if let Some(Value::String(pattern)) = schema.pattern
                     && let Some(regex) = self.patterns.get(pattern)
                     && !regex.is_match(s)
                 {
                     return fail(format!("must match the pattern `{pattern}`"));
                 }
-                if let Some(Value::String(name)) = schema.get("format")
+                if let Some(Value::String(name)) = schema.format
                     && let Err(problem) = format::check(name, s)
                 {
                     return fail(problem);
@@ -269,7 +277,7 @@ impl Constraints {
             }
             Value::Number(n) => numbers(schema, n).or_else(fail)?,
             Value::Array(items) => {
-                if let Some(min) = limit(schema, "minItems")
+                if let Some(min) = limit(schema.min_items)
                     && items.len() < min
                 {
                     return fail(format!(
@@ -278,7 +286,7 @@ impl Constraints {
                         items.len()
                     ));
                 }
-                if let Some(max) = limit(schema, "maxItems")
+                if let Some(max) = limit(schema.max_items)
                     && items.len() > max
                 {
                     return fail(format!(
@@ -287,7 +295,7 @@ impl Constraints {
                         items.len()
                     ));
                 }
-                if schema.get("uniqueItems") == Some(&Value::Bool(true)) {
+                if schema.unique_items == Some(&Value::Bool(true)) {
                     for (i, a) in items.iter().enumerate() {
                         if let Some(j) = items[i + 1..].iter().position(|b| same(a, b)) {
                             return fail(format!(
@@ -299,7 +307,7 @@ impl Constraints {
                 }
             }
             Value::Object(map) => {
-                if let Some(Value::Array(required)) = schema.get("required")
+                if let Some(Value::Array(required)) = schema.required
                     && let Some(missing) = required
                         .iter()
                         .filter_map(Value::as_str)
@@ -307,12 +315,12 @@ impl Constraints {
                 {
                     return fail(format!("missing field `{missing}`"));
                 }
-                if let Some(min) = limit(schema, "minProperties")
+                if let Some(min) = limit(schema.min_properties)
                     && map.len() < min
                 {
                     return fail(format!("must have at least {}", count(min, "entry")));
                 }
-                if let Some(max) = limit(schema, "maxProperties")
+                if let Some(max) = limit(schema.max_properties)
                     && map.len() > max
                 {
                     return fail(format!("must have at most {}", count(max, "entry")));
@@ -326,18 +334,18 @@ impl Constraints {
     /// Descends into the value's items and properties, with the schemas that describe them.
     fn children<'v>(
         &self,
-        schema: &Map<String, Value>,
+        schema: &Keys<'_>,
         value: &'v Value,
         path: &mut Vec<Step<'v>>,
     ) -> Result<(), Violation> {
         match value {
             Value::Array(items) => {
-                let prefix = schema.get("prefixItems").and_then(Value::as_array);
+                let prefix = schema.prefix_items.and_then(Value::as_array);
                 let prefix_len = prefix.map_or(0, Vec::len);
                 for (i, item) in items.iter().enumerate() {
                     let item_schema = match prefix.and_then(|p| p.get(i)) {
                         Some(s) => Some(s),
-                        None if i >= prefix_len => schema.get("items"),
+                        None if i >= prefix_len => schema.items,
                         None => None,
                     };
                     if let Some(item_schema) = item_schema {
@@ -349,11 +357,11 @@ impl Constraints {
                 }
             }
             Value::Object(map) => {
-                let properties = schema.get("properties").and_then(Value::as_object);
+                let properties = schema.properties.and_then(Value::as_object);
                 for (key, field) in map {
                     let field_schema = match properties.and_then(|p| p.get(key)) {
                         Some(s) => Some(s),
-                        None => schema.get("additionalProperties"),
+                        None => schema.additional_properties,
                     };
                     if self.shape && field_schema == Some(&Value::Bool(false)) {
                         return Err(Violation {
@@ -375,9 +383,80 @@ impl Constraints {
     }
 }
 
+/// The keywords of one schema object that the checks read, found in one pass over its
+/// entries: a lookup by name hashes the name, and a node is asked for some twenty.
+#[derive(Default)]
+struct Keys<'s> {
+    reference: Option<&'s Value>,
+    all_of: Option<&'s Value>,
+    any_of: Option<&'s Value>,
+    one_of: Option<&'s Value>,
+    ty: Option<&'s Value>,
+    constant: Option<&'s Value>,
+    options: Option<&'s Value>,
+    min_length: Option<&'s Value>,
+    max_length: Option<&'s Value>,
+    pattern: Option<&'s Value>,
+    format: Option<&'s Value>,
+    minimum: Option<&'s Value>,
+    maximum: Option<&'s Value>,
+    exclusive_minimum: Option<&'s Value>,
+    exclusive_maximum: Option<&'s Value>,
+    multiple_of: Option<&'s Value>,
+    min_items: Option<&'s Value>,
+    max_items: Option<&'s Value>,
+    unique_items: Option<&'s Value>,
+    required: Option<&'s Value>,
+    min_properties: Option<&'s Value>,
+    max_properties: Option<&'s Value>,
+    properties: Option<&'s Value>,
+    additional_properties: Option<&'s Value>,
+    items: Option<&'s Value>,
+    prefix_items: Option<&'s Value>,
+}
+
+impl<'s> Keys<'s> {
+    fn of(schema: &'s Map<String, Value>) -> Keys<'s> {
+        let mut keys = Keys::default();
+        for (name, value) in schema {
+            let slot = match name.as_str() {
+                "$ref" => &mut keys.reference,
+                "allOf" => &mut keys.all_of,
+                "anyOf" => &mut keys.any_of,
+                "oneOf" => &mut keys.one_of,
+                "type" => &mut keys.ty,
+                "const" => &mut keys.constant,
+                "enum" => &mut keys.options,
+                "minLength" => &mut keys.min_length,
+                "maxLength" => &mut keys.max_length,
+                "pattern" => &mut keys.pattern,
+                "format" => &mut keys.format,
+                "minimum" => &mut keys.minimum,
+                "maximum" => &mut keys.maximum,
+                "exclusiveMinimum" => &mut keys.exclusive_minimum,
+                "exclusiveMaximum" => &mut keys.exclusive_maximum,
+                "multipleOf" => &mut keys.multiple_of,
+                "minItems" => &mut keys.min_items,
+                "maxItems" => &mut keys.max_items,
+                "uniqueItems" => &mut keys.unique_items,
+                "required" => &mut keys.required,
+                "minProperties" => &mut keys.min_properties,
+                "maxProperties" => &mut keys.max_properties,
+                "properties" => &mut keys.properties,
+                "additionalProperties" => &mut keys.additional_properties,
+                "items" => &mut keys.items,
+                "prefixItems" => &mut keys.prefix_items,
+                _ => continue,
+            };
+            *slot = Some(value);
+        }
+        keys
+    }
+}
+
 /// The `type` a schema asks for, said as an error says it: `a string`, `a string or null`.
-fn expected_type(schema: &Map<String, Value>) -> String {
-    let names: Vec<&str> = match schema.get("type") {
+fn expected_type(ty: Option<&Value>) -> String {
+    let names: Vec<&str> = match ty {
         Some(Value::String(t)) => vec![t],
         Some(Value::Array(types)) => types.iter().filter_map(Value::as_str).collect(),
         _ => Vec::new(),
@@ -408,29 +487,28 @@ fn kind(value: &Value) -> String {
     })
 }
 
-fn numbers(schema: &Map<String, Value>, n: &Number) -> Result<(), String> {
-    let bound = |key| schema.get(key).and_then(Value::as_number);
-    if let Some(min) = bound("minimum")
+fn numbers(schema: &Keys<'_>, n: &Number) -> Result<(), String> {
+    if let Some(min) = schema.minimum.and_then(Value::as_number)
         && compare(n, min).is_lt()
     {
         return Err(format!("must be at least {min}, got {n}"));
     }
-    if let Some(max) = bound("maximum")
+    if let Some(max) = schema.maximum.and_then(Value::as_number)
         && compare(n, max).is_gt()
     {
         return Err(format!("must be at most {max}, got {n}"));
     }
-    if let Some(min) = bound("exclusiveMinimum")
+    if let Some(min) = schema.exclusive_minimum.and_then(Value::as_number)
         && compare(n, min).is_le()
     {
         return Err(format!("must be greater than {min}, got {n}"));
     }
-    if let Some(max) = bound("exclusiveMaximum")
+    if let Some(max) = schema.exclusive_maximum.and_then(Value::as_number)
         && compare(n, max).is_ge()
     {
         return Err(format!("must be less than {max}, got {n}"));
     }
-    if let Some(step) = bound("multipleOf")
+    if let Some(step) = schema.multiple_of.and_then(Value::as_number)
         && !is_multiple(n, step)
     {
         return Err(format!("must be a multiple of {step}, got {n}"));
@@ -501,8 +579,8 @@ fn is_type(name: &str, value: &Value) -> bool {
     }
 }
 
-fn limit(schema: &Map<String, Value>, key: &str) -> Option<usize> {
-    let n = schema.get(key)?.as_number()?;
+fn limit(keyword: Option<&Value>) -> Option<usize> {
+    let n = keyword?.as_number()?;
     n.as_u64()
         .or_else(|| n.as_f64().filter(|f| *f >= 0.0).map(|f| f as u64))
         .map(|n| usize::try_from(n).unwrap_or(usize::MAX))
