@@ -236,3 +236,88 @@ fn tags_and_the_rule_hide_prompts_and_resources_too() {
         ["shop://catalogue"]
     );
 }
+
+/// Asks the model (tagged: it needs a client that samples).
+#[mcp_tool(tags("samples"))]
+fn summarize() -> &'static str {
+    "summary"
+}
+
+/// Hides the tools that sample from a client that cannot.
+fn sampling_server() -> Server {
+    Server::new("capable", "1")
+        .tool::<hello>()
+        .tool::<summarize>()
+        .visibility(|tool, caller| !tool.has_tag("samples") || caller.declares("sampling"))
+}
+
+#[test]
+fn what_the_client_declared_decides_which_tools_it_sees_in_every_revision() {
+    use toolwright::testing::Answers;
+    for revision in ProtocolVersion::ALL {
+        let mut plain = Client::connect(sampling_server(), revision).unwrap();
+        assert_eq!(listed_names(&mut plain), ["hello"], "{revision}");
+        let hidden = plain.call("summarize", json!({}));
+        assert!(
+            hidden
+                .as_ref()
+                .is_err_and(|e| e.message.contains("Unknown tool")),
+            "{revision}: {hidden:?}"
+        );
+        let answers = Answers::new().sampling(|_| json!({"role": "assistant", "content": {"type": "text", "text": "x"}, "model": "m"}));
+        let mut sampling = Client::connect_answering(sampling_server(), revision, answers).unwrap();
+        assert_eq!(
+            listed_names(&mut sampling),
+            ["hello", "summarize"],
+            "{revision}"
+        );
+        assert_eq!(
+            sampling.call("summarize", json!({})).unwrap().text(),
+            "summary"
+        );
+    }
+}
+
+#[test]
+fn a_rule_reads_the_revision_and_the_client_it_sees() {
+    let server = || {
+        Server::new("capable", "1")
+            .tool::<hello>()
+            .tool::<summarize>()
+            .visibility(|tool, caller| {
+                let modern = caller.protocol_version() == Some(ProtocolVersion::V2026_07_28);
+                let named = caller
+                    .client_info()
+                    .is_some_and(|c| c.name == "toolwright-testing");
+                assert!(caller.client_capabilities().is_object());
+                !tool.has_tag("samples") || (modern && named)
+            })
+    };
+    let mut modern = Client::connect(server(), ProtocolVersion::V2026_07_28).unwrap();
+    assert_eq!(listed_names(&mut modern), ["hello", "summarize"]);
+    let mut legacy = Client::connect(server(), ProtocolVersion::V2025_11_25).unwrap();
+    assert_eq!(listed_names(&mut legacy), ["hello"]);
+}
+
+/// Over HTTP on 2026-07-28 each request's own `_meta` says what its client can do.
+#[cfg(feature = "http")]
+#[test]
+fn over_http_each_stateless_request_is_judged_by_its_own_capabilities() {
+    use crate::common::http::Endpoint;
+    let endpoint = Endpoint::start(sampling_server());
+    let names = |capabilities: serde_json::Value| {
+        let meta = json!({"io.modelcontextprotocol/clientCapabilities": capabilities});
+        let list = endpoint
+            .modern(1, "tools/list", json!({"_meta": meta}))
+            .send()
+            .answer();
+        let tools = list["result"]["tools"].as_array().expect("a list").clone();
+        tools
+            .iter()
+            .map(|t| t["name"].as_str().unwrap().to_owned())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(names(json!({})), ["hello"]);
+    assert_eq!(names(json!({"sampling": {}})), ["hello", "summarize"]);
+    assert_eq!(names(json!({})), ["hello"]);
+}

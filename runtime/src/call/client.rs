@@ -7,6 +7,7 @@ use serde::Deserialize;
 use serde_json::Value;
 use serde_json::value::RawValue;
 
+use crate::protocol::ProtocolVersion;
 use crate::protocol::params::{CLIENT_CAPABILITIES, CLIENT_INFO};
 
 /// The client that sent a request, as it describes itself.
@@ -45,6 +46,18 @@ impl DeclaredClient {
         }
     }
 
+    /// Whether the client declared `path` (`"elicitation.url"`): every step an object.
+    pub(crate) fn declares(&self, path: &str) -> bool {
+        let mut node = &self.capabilities;
+        for step in path.split('.') {
+            match node.get(step) {
+                Some(next) if next.is_object() => node = next,
+                _ => return false,
+            }
+        }
+        true
+    }
+
     /// The client of a 2026-07-28 request's `_meta`.
     pub(crate) fn from_meta(meta: Option<&RawValue>) -> DeclaredClient {
         let mut meta: serde_json::Map<String, Value> = meta
@@ -67,4 +80,45 @@ pub(crate) enum ClientSource {
     Session(Arc<DeclaredClient>),
     /// By the request's own `_meta` (2026-07-28), read on first use.
     Request(OnceLock<DeclaredClient>),
+}
+
+/// The client of one request before any call is opened for it: the revision it speaks and what
+/// it declared, in the session's `initialize` or in the request's own `_meta` (read only if
+/// something asks, since most requests never do).
+pub(crate) struct RequestClient<'a> {
+    pub(crate) version: ProtocolVersion,
+    declared: Declared<'a>,
+}
+
+enum Declared<'a> {
+    Session(&'a DeclaredClient),
+    Request(Option<&'a RawValue>, OnceLock<DeclaredClient>),
+}
+
+impl<'a> RequestClient<'a> {
+    /// The client of a request in a handshake session.
+    pub(crate) fn session(version: ProtocolVersion, client: &'a DeclaredClient) -> Self {
+        RequestClient {
+            version,
+            declared: Declared::Session(client),
+        }
+    }
+
+    /// The client of a 2026-07-28 request, described by its `_meta`.
+    pub(crate) fn request(version: ProtocolVersion, meta: Option<&'a RawValue>) -> Self {
+        RequestClient {
+            version,
+            declared: Declared::Request(meta, OnceLock::new()),
+        }
+    }
+
+    /// What the client declared.
+    pub(crate) fn declared(&self) -> &DeclaredClient {
+        match &self.declared {
+            Declared::Session(client) => client,
+            Declared::Request(meta, parsed) => {
+                parsed.get_or_init(|| DeclaredClient::from_meta(*meta))
+            }
+        }
+    }
 }

@@ -64,14 +64,7 @@ impl CallRecord {
 
     /// Whether the client declared `path` (`"elicitation.url"`): every step an object.
     pub(crate) fn declared(&self, path: &str) -> bool {
-        let mut node = &self.client().capabilities;
-        for step in path.split('.') {
-            match node.get(step) {
-                Some(next) if next.is_object() => node = next,
-                _ => return false,
-            }
-        }
-        true
+        self.client().declares(path)
     }
 
     /// How the request asks its client. Only an item that asks can hold an asker, and the

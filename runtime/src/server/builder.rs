@@ -517,10 +517,13 @@ impl Server {
     }
 
     /// Shows each caller only the tools `rule` allows them: asked per request with the tool and
-    /// the [`Caller`] (what an HTTP authentication layer put into the request), it hides tools
-    /// from `tools/list` and refuses them in `tools/call` as unknown tools. The rule must
-    /// depend on the caller's authorization only, so that a caller sees the same tools on every
-    /// request; lists are then cached privately (`cacheScope: "private"` on 2026-07-28).
+    /// the [`Caller`] (what an HTTP authentication layer put into the request, and what its
+    /// client declared it can do), it hides tools from `tools/list` and refuses them in
+    /// `tools/call` as unknown tools. The rule must depend on those only, so that a caller's
+    /// client sees the same tools on every request; lists are then cached privately
+    /// (`cacheScope: "private"` on 2026-07-28). A tool that asks the client for what it cannot
+    /// give can so be offered only to clients that can:
+    /// `|tool, caller| !tool.has_tag("samples") || caller.declares("sampling")`.
     ///
     /// ```
     /// # use toolwright_runtime::Server;

@@ -9,7 +9,6 @@ use std::time::Duration;
 use serde_json::value::RawValue;
 
 use crate::call::ask::RootsChanged;
-use crate::call::outlet::Outlet;
 use crate::call::state::States;
 use crate::item::header::ItemInfo;
 use crate::item::tool::ToolSpec;
@@ -132,14 +131,14 @@ impl Engine {
     }
 
     /// The `tools/list` result a cursor points at in `registry`, for `version`, as the caller
-    /// of a request through `outlet` sees it; `None` for a cursor the server did not hand out.
+    /// of a request `caller` describes sees it; `None` for a cursor the server did not hand out.
     #[inline]
     pub(crate) fn tool_page<'a>(
         &self,
         registry: &'a Registry,
         version: ProtocolVersion,
         cursor: Option<&str>,
-        outlet: &Outlet,
+        caller: &Caller<'_>,
     ) -> Option<Cow<'a, RawValue>> {
         let (meta, cache) = (&self.server_meta, self.cache());
         match self.per_caller() {
@@ -148,7 +147,7 @@ impl Engine {
                 .map(Cow::Borrowed),
             true => {
                 let rule = self.visibility.as_ref();
-                let visible = |spec: &ToolSpec| visibility::allows(rule, spec, outlet);
+                let visible = |spec: &ToolSpec| visibility::allows(rule, spec, caller);
                 let page = registry.page_of(version, cursor, meta, cache, visible)?;
                 Some(Cow::Owned(page))
             }
@@ -186,19 +185,19 @@ impl Engine {
         self.changing || (self.offer.resources && self.offer.updates)
     }
 
-    /// The prompt named `name` in `catalog`, if the caller of a request through `outlet` may
+    /// The prompt named `name` in `catalog`, if the caller of a request `caller` describes may
     /// see it; one it may not see is as unknown as one that does not exist.
     pub(crate) fn prompt<'c>(
         &self,
         catalog: &'c Catalog,
         name: &str,
-        outlet: &Outlet,
+        caller: &Caller<'_>,
     ) -> Result<&'c Arc<ServedPrompt>, ProtocolError> {
         match catalog.prompt(name) {
-            Some(prompt) if self.visible_item(prompt.spec.info(), outlet) => Ok(prompt),
+            Some(prompt) if self.visible_item(prompt.spec.info(), caller) => Ok(prompt),
             Some(prompt) => Err(self.hidden(
                 prompt.spec.info(),
-                outlet,
+                caller,
                 ProtocolError::unknown_prompt(name),
             )),
             None => Err(ProtocolError::unknown_prompt(name)),
@@ -210,21 +209,21 @@ impl Engine {
     pub(crate) fn hidden(
         &self,
         item: ItemInfo,
-        outlet: &Outlet,
+        caller: &Caller<'_>,
         unknown: ProtocolError,
     ) -> ProtocolError {
-        match self.lacking(item, outlet) {
+        match self.lacking(item, caller) {
             Some(scopes) => unknown.forbidden(scopes),
             None => unknown,
         }
     }
 
-    /// Whether the caller of a request through `outlet` may see `item`.
-    pub(crate) fn visible_item(&self, item: ItemInfo, outlet: &Outlet) -> bool {
-        visibility::allows_item(self.visibility.as_ref(), item, outlet)
+    /// Whether the caller of a request `caller` describes may see `item`.
+    pub(crate) fn visible_item(&self, item: ItemInfo, caller: &Caller<'_>) -> bool {
+        visibility::allows_item(self.visibility.as_ref(), item, caller)
     }
 
-    /// The scopes `item` needs, when the verified caller of a request through `outlet` lacks
+    /// The scopes `item` needs, when the verified caller of a request `caller` describes lacks
     /// one of them but may otherwise see it (the visibility rule lets it): such a request is
     /// refused as for an unknown item, with the scopes, which a transport that lets the client
     /// ask for more answers with (HTTP: 403, so that the client can step up). `None` for
@@ -232,19 +231,18 @@ impl Engine {
     pub(crate) fn lacking(
         &self,
         item: ItemInfo,
-        outlet: &Outlet,
+        caller: &Caller<'_>,
     ) -> Option<&'static [&'static str]> {
         if !self.scoped.load(Ordering::Relaxed) {
             return None;
         }
-        let caller = Caller::new(outlet);
         let auth = caller.auth()?;
         let scopes = item.scopes();
         let lacking = scopes.iter().any(|s| !auth.has_scope(s));
         let rule = || {
             self.visibility
                 .as_ref()
-                .is_none_or(|rule| rule(item, &caller))
+                .is_none_or(|rule| rule(item, caller))
         };
         (lacking && rule()).then_some(scopes)
     }
@@ -254,25 +252,24 @@ impl Engine {
         &self,
         catalog: &Catalog,
         uri: &str,
-        outlet: &Outlet,
+        caller: &Caller<'_>,
     ) -> Option<&'static [&'static str]> {
         if !self.scoped.load(Ordering::Relaxed) {
             return None;
         }
-        let caller = Caller::new(outlet);
         let rule = |item: ItemInfo| {
             self.visibility
                 .as_ref()
-                .is_none_or(|rule| rule(item, &caller))
+                .is_none_or(|rule| rule(item, caller))
         };
         match catalog.reach(uri, |r| rule(r.spec.info())) {
-            Reached::Resource(resource, _) => self.lacking(resource.spec.info(), outlet),
+            Reached::Resource(resource, _) => self.lacking(resource.spec.info(), caller),
             _ => None,
         }
     }
 
-    /// Whether the caller of a request through `outlet` may call the tool.
-    pub(crate) fn visible(&self, spec: &ToolSpec, outlet: &Outlet) -> bool {
-        visibility::allows(self.visibility.as_ref(), spec, outlet)
+    /// Whether the caller of a request `caller` describes may call the tool.
+    pub(crate) fn visible(&self, spec: &ToolSpec, caller: &Caller<'_>) -> bool {
+        visibility::allows(self.visibility.as_ref(), spec, caller)
     }
 }

@@ -8,7 +8,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use crate::call::ask::RootsChanged;
-use crate::call::client::DeclaredClient;
+use crate::call::client::{DeclaredClient, RequestClient};
 use crate::call::outlet::{Outlet, Peer};
 use crate::call::span::RequestSpan;
 use crate::call::to_client::known_roots::KnownRoots;
@@ -18,12 +18,22 @@ use crate::protocol::{Level, ProtocolVersion};
 use crate::run::inflight::OpenRequests;
 use crate::server::engine::Engine;
 use crate::server::listeners::Uris;
+use crate::server::visibility::Caller;
 
-/// Where a request's messages go, and the span it runs in.
+/// Where a request's messages go, the span it runs in, and its client (once dispatch knows the
+/// request's era).
 #[derive(Clone, Copy)]
 pub(crate) struct RequestScope<'a> {
     pub(crate) outlet: &'a Outlet,
     pub(crate) span: &'a RequestSpan,
+    pub(crate) client: Option<&'a RequestClient<'a>>,
+}
+
+impl<'a> RequestScope<'a> {
+    /// The request's caller, as visibility rules see it.
+    pub(crate) fn caller(&self) -> Caller<'a> {
+        Caller::new(self.outlet, self.client)
+    }
 }
 
 /// The tasks a handshake session created, latest last, for `tasks/list`.

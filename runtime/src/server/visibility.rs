@@ -2,29 +2,68 @@
 //! per request, those whose scopes the caller was not granted, and those a rule hides; each
 //! hidden from its list and refused as unknown.
 //!
-//! The rule sees the tool and the caller as the transport authenticated it (what an HTTP
-//! authentication layer put into the request's extensions), and nothing of the connection or
-//! the session: only authorization may vary the list, so that every request of one caller,
-//! on any replica and in any session, sees the same tools.
+//! The rule sees the tool and the caller: as the transport authenticated it (what an HTTP
+//! authentication layer put into the request's extensions), and what its client declared it
+//! can do (in `initialize` for a session, in the request's own `_meta` on 2026-07-28), and
+//! nothing else of the connection: so every request of one caller from one client, on any
+//! replica, sees the same tools, and a client that cannot sample, say, is not offered the tools
+//! that would ask it to.
 
 use std::sync::Arc;
 
+use serde_json::Value;
+
 use crate::call::auth::Auth;
+use crate::call::client::{ClientInfo, RequestClient};
 use crate::call::extensions::Extensions;
 use crate::call::outlet::Outlet;
 use crate::item::header::ItemInfo;
 use crate::item::tool::ToolSpec;
+use crate::protocol::ProtocolVersion;
 
-/// The caller of one request, as far as choosing its tools goes.
+/// The caller of one request, as far as choosing its tools goes: who it is (what the transport
+/// authenticated), and what its client can do (the revision it speaks, the capabilities and
+/// the name it declared: in `initialize` for a handshake session, in the request's own
+/// `_meta` on 2026-07-28).
 pub struct Caller<'a> {
     extensions: Option<&'a http::Extensions>,
+    client: Option<&'a RequestClient<'a>>,
 }
 
+/// The capabilities of a client that declared none.
+static NONE_DECLARED: Value = Value::Null;
+
 impl<'a> Caller<'a> {
-    pub(crate) fn new(outlet: &'a Outlet) -> Caller<'a> {
+    pub(crate) fn new(outlet: &'a Outlet, client: Option<&'a RequestClient<'a>>) -> Caller<'a> {
         Caller {
             extensions: outlet.extensions().map(Extensions::as_http),
+            client,
         }
+    }
+
+    /// The revision the client speaks in this request.
+    pub fn protocol_version(&self) -> Option<ProtocolVersion> {
+        self.client.map(|client| client.version)
+    }
+
+    /// The client's name and version, as it declared them.
+    pub fn client_info(&self) -> Option<&'a ClientInfo> {
+        self.client?.declared().info.as_ref()
+    }
+
+    /// The capabilities the client declared (a JSON object; `null` before it declared any).
+    pub fn client_capabilities(&self) -> &'a Value {
+        self.client
+            .map_or(&NONE_DECLARED, |client| &client.declared().capabilities)
+    }
+
+    /// Whether the client declared the capability at `path`, each step an object:
+    /// `"sampling"`, `"roots"`, `"elicitation"`, `"elicitation.url"`, `"tasks.requests"`.
+    /// A tool that asks for what the client cannot give can be hidden from it:
+    /// `rule(|tool, caller| !tool.has_tag("samples") || caller.declares("sampling"))`.
+    pub fn declares(&self, path: &str) -> bool {
+        self.client
+            .is_some_and(|client| client.declared().declares(path))
     }
 
     /// A value the request carried in its [`Extensions`](crate::Extensions): put there by a
@@ -44,18 +83,17 @@ impl<'a> Caller<'a> {
 pub(crate) type Rule = Arc<dyn Fn(ItemInfo<'_>, &Caller<'_>) -> bool + Send + Sync>;
 
 /// Whether `rule` lets the caller of a request that came through `outlet` see `spec`.
-pub(crate) fn allows(rule: Option<&Rule>, spec: &ToolSpec, outlet: &Outlet) -> bool {
-    allows_item(rule, spec.info(), outlet)
+pub(crate) fn allows(rule: Option<&Rule>, spec: &ToolSpec, caller: &Caller<'_>) -> bool {
+    allows_item(rule, spec.info(), caller)
 }
 
 /// Whether the caller of a request that came through `outlet` may see `item`: it was granted
 /// every scope the item needs (none over stdio, where no caller is verified: an item that needs
 /// one is not served there), and `rule` lets it.
-pub(crate) fn allows_item(rule: Option<&Rule>, item: ItemInfo, outlet: &Outlet) -> bool {
-    let caller = Caller::new(outlet);
+pub(crate) fn allows_item(rule: Option<&Rule>, item: ItemInfo, caller: &Caller<'_>) -> bool {
     let granted = item.scopes().is_empty()
         || caller
             .auth()
             .is_some_and(|auth| item.scopes().iter().all(|scope| auth.has_scope(scope)));
-    granted && rule.is_none_or(|rule| rule(item, &caller))
+    granted && rule.is_none_or(|rule| rule(item, caller))
 }

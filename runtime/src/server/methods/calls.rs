@@ -104,11 +104,12 @@ impl Session {
             .as_deref()
             .ok_or_else(|| ProtocolError::invalid_params("missing field `name`"))?;
         // A tool the caller may not see is as unknown as one that does not exist.
+        let caller = scope.caller();
         let tool = match registry.find(name) {
-            Some(tool) if engine.visible(&tool.spec, scope.outlet) => tool,
+            Some(tool) if engine.visible(&tool.spec, &caller) => tool,
             Some(tool) => {
                 let unknown = ProtocolError::unknown_tool(name);
-                return Err(engine.hidden(tool.spec.info(), scope.outlet, unknown));
+                return Err(engine.hidden(tool.spec.info(), &caller, unknown));
             }
             None => return Err(ProtocolError::unknown_tool(name)),
         };

@@ -66,18 +66,18 @@ impl Session {
             Some(_) => field(params.rare().context, "context")?,
         };
         let catalog = self.engine.catalog();
-        let outlet = request.scope.outlet;
+        let caller = request.scope.caller();
         let (owner, completions, names): (Cow<'static, str>, &Completions, Vec<&str>) =
             match &reference {
                 Reference::Prompt { name } => {
-                    let prompt = self.engine.prompt(&catalog, name, outlet)?;
+                    let prompt = self.engine.prompt(&catalog, name, &caller)?;
                     let names = prompt.arguments.iter().map(|a| a.name.as_str()).collect();
                     (prompt.spec.header.name.clone(), &prompt.completions, names)
                 }
                 Reference::Resource { uri } => {
                     let resource = catalog
                         .resource_named(uri)
-                        .filter(|r| self.engine.visible_item(r.spec.info(), outlet))
+                        .filter(|r| self.engine.visible_item(r.spec.info(), &caller))
                         .ok_or_else(|| {
                             ProtocolError::invalid_params(format_args!(
                                 "no resource template is `{}`",

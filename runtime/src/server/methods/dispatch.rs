@@ -23,6 +23,7 @@ use std::sync::Arc;
 use serde_json::value::RawValue;
 
 use crate::call::client::DeclaredClient;
+use crate::call::client::RequestClient;
 use crate::protocol::id::IdKey;
 use crate::protocol::jsonrpc::{self, ProtocolError};
 use crate::protocol::method::Method;
@@ -66,9 +67,15 @@ impl Session {
             }
             return self.stateless(id, method, params, meta, scope);
         }
-        if let Some(handshake) = self.handshake.get() {
-            scope.span.revision(handshake.version);
+        let client = (self.handshake.get())
+            .map(|handshake| RequestClient::session(handshake.version, &handshake.client));
+        if let Some(client) = &client {
+            scope.span.revision(client.version);
         }
+        let scope = RequestScope {
+            client: client.as_ref(),
+            ..scope
+        };
         let engine = &self.engine;
         match method {
             Method::Initialize if batch.is_some() => Err(ProtocolError::invalid_request(
@@ -176,7 +183,7 @@ impl Session {
         // it may not read); over HTTP the request is refused with the scopes, so that the
         // client can ask for them.
         let engine = &self.engine;
-        let lacking = engine.lacking_uri(&engine.catalog(), uri, request.scope.outlet);
+        let lacking = engine.lacking_uri(&engine.catalog(), uri, &request.scope.caller());
         if lacking.is_none() {
             match subscribe {
                 true => subscribed.insert(uri.to_owned()),
@@ -206,6 +213,11 @@ impl Session {
                 ProtocolError::unsupported_protocol_version(&requested, &ProtocolVersion::MODERN)
             })?;
         scope.span.revision(version);
+        let client = RequestClient::request(version, params.meta);
+        let scope = RequestScope {
+            client: Some(&client),
+            ..scope
+        };
         let engine = &self.engine;
         match method {
             Method::ServerDiscover => {
@@ -357,7 +369,12 @@ fn list(
 ) -> Result<Reply, ProtocolError> {
     let registry = engine.registry();
     let page = engine
-        .tool_page(&registry, version, params.cursor.as_deref(), scope.outlet)
+        .tool_page(
+            &registry,
+            version,
+            params.cursor.as_deref(),
+            &scope.caller(),
+        )
         .ok_or_else(|| {
             ProtocolError::invalid_params("unknown `cursor`; start again without one")
         })?;

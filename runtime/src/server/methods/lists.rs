@@ -30,13 +30,13 @@ pub(crate) fn list(
     scope: RequestScope<'_>,
 ) -> Result<Reply, ProtocolError> {
     let catalog = engine.catalog();
-    let outlet = scope.outlet;
+    let caller = scope.caller();
     let page = match listing {
         Listing::Prompts => {
             let entries: Vec<_> = catalog
                 .prompts
                 .iter()
-                .filter(|p| engine.visible_item(p.spec.info(), outlet))
+                .filter(|p| engine.visible_item(p.spec.info(), &caller))
                 .map(|p| p.entry(version))
                 .collect();
             paged("prompts", &entries, cursor, engine, version)
@@ -47,7 +47,7 @@ pub(crate) fn list(
                 .resources
                 .iter()
                 .filter(|r| r.template.is_static() != templates)
-                .filter(|r| engine.visible_item(r.spec.info(), outlet))
+                .filter(|r| engine.visible_item(r.spec.info(), &caller))
                 .map(|r| serde_json::to_value(r.entry(version)).expect("an entry serializes"))
                 .collect();
             // A skill's `SKILL.md` is listed with the resources (SEP-2640); its other files

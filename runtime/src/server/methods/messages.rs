@@ -61,6 +61,7 @@ impl Session {
                     let scope = RequestScope {
                         outlet,
                         span: &span,
+                        client: None,
                     };
                     self.request(id, &method, &params, scope, batch)
                         .unwrap_or_else(|error| refuse(Some(id), &error))

@@ -84,7 +84,9 @@ impl Session {
             .as_deref()
             .ok_or_else(|| ProtocolError::invalid_params("missing field `name`"))?;
         let catalog = self.engine.catalog();
-        let prompt = self.engine.prompt(&catalog, name, request.scope.outlet)?;
+        let prompt = self
+            .engine
+            .prompt(&catalog, name, &request.scope.caller())?;
         let raw = strings(params.arguments)?;
         let arguments = Arguments::new(raw)
             .ignoring_unknown(Some(Arc::clone(&prompt.known)))
@@ -134,14 +136,14 @@ impl Session {
             .as_deref()
             .ok_or_else(|| ProtocolError::invalid_params("missing field `uri`"))?;
         let catalog = self.engine.catalog();
-        let outlet = request.scope.outlet;
+        let caller = request.scope.caller();
         let visible = |r: &crate::server::served_items::ServedResource| {
-            self.engine.visible_item(r.spec.info(), outlet)
+            self.engine.visible_item(r.spec.info(), &caller)
         };
         let reached = match catalog.reach(uri, visible) {
             Reached::Resource(resource, values) => Reached::Resource(resource, values),
             // One the caller lacks scopes for, as one that does not exist, with the scopes.
-            _ if let Some(scopes) = self.engine.lacking_uri(&catalog, uri, outlet) => {
+            _ if let Some(scopes) = self.engine.lacking_uri(&catalog, uri, &caller) => {
                 let unknown = ProtocolError::resource_not_found(version, uri, None);
                 return Err(unknown.forbidden(scopes));
             }
