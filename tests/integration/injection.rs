@@ -8,9 +8,9 @@ use std::time::Duration;
 
 use common::InProcess;
 use serde_json::{Value, json};
-use toolwright::Era;
 use toolwright::context::Requirements;
 use toolwright::prelude::*;
+use toolwright::{Era, ProtocolVersion};
 
 /// Makes two calls wait for each other.
 struct Rendezvous(tokio::sync::Barrier);
@@ -59,6 +59,8 @@ fn server() -> Server {
         .tool::<count>()
         .tool::<query>()
         .tool::<chatty>()
+        .tool::<named_logs>()
+        .tool::<session>()
         .state(Rendezvous(tokio::sync::Barrier::new(2)))
         .state(Flag::default())
         .state(Pool(AtomicU32::new(0)))
@@ -376,4 +378,67 @@ fn log_messages_at_the_level_the_client_asked_for() {
         ["debug", "info", "warning", "error"]
     );
     server.finish().unwrap();
+}
+
+/// Logs as `db`, then as no one.
+#[mcp_tool]
+fn named_logs(log: Log) -> &'static str {
+    log.clone().logger("db").info("from db");
+    log.without_logger().info("from no one");
+    "logged"
+}
+
+/// The session the request came in, if any.
+#[mcp_tool]
+fn session(cx: Context) -> String {
+    cx.session_id().unwrap_or("none").to_owned()
+}
+
+#[test]
+fn a_log_names_the_logger_its_author_chose_or_none() {
+    let mut server = InProcess::start(server());
+    server.client.initialize("2025-11-25");
+    let request = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+        "params": {"name": "named_logs", "arguments": {}}});
+    server.client.send(&request);
+    let (notifications, _) = collect_until_response(&mut server, 1);
+    assert_eq!(notifications.len(), 2, "{notifications:?}");
+    assert_eq!(notifications[0]["params"]["logger"], "db");
+    assert_eq!(notifications[0]["params"]["data"], "from db");
+    assert!(
+        notifications[1]["params"].get("logger").is_none(),
+        "{}",
+        notifications[1]
+    );
+    server.finish().unwrap();
+}
+
+#[test]
+fn a_call_knows_its_session_only_where_there_is_one() {
+    // In process (and over stdio) the connection is the session: no id.
+    for revision in [ProtocolVersion::V2025_11_25, ProtocolVersion::V2026_07_28] {
+        let mut client = toolwright::testing::Client::connect(server(), revision).unwrap();
+        assert_eq!(client.call("session", json!({})).unwrap().text(), "none");
+    }
+}
+
+#[cfg(feature = "http")]
+#[test]
+fn over_http_a_call_knows_its_mcp_session_id() {
+    use crate::common::http::Endpoint;
+    let endpoint = Endpoint::start(server());
+    let id = endpoint.initialize("2025-11-25");
+    let call = json!({"name": "session", "arguments": {}});
+    let answer = endpoint
+        .in_session(&id, "2025-11-25", 2, "tools/call", call.clone())
+        .send()
+        .answer();
+    assert_eq!(
+        answer["result"]["content"][0]["text"],
+        id.as_str(),
+        "{answer}"
+    );
+    // A 2026-07-28 request belongs to no session.
+    let answer = endpoint.modern(3, "tools/call", call).send().answer();
+    assert_eq!(answer["result"]["content"][0]["text"], "none", "{answer}");
 }

@@ -107,6 +107,13 @@ impl Context {
         &self.0
     }
 
+    /// The id of the session the request belongs to: an HTTP session's `Mcp-Session-Id`.
+    /// `None` on 2026-07-28, whose requests belong to no session, and over stdio and in
+    /// process, where the connection is the session.
+    pub fn session_id(&self) -> Option<&str> {
+        self.0.session_id.as_deref()
+    }
+
     /// Whether the client declared `path` (`"elicitation.url"`): every step an object.
     pub(crate) fn declared(&self, path: &str) -> bool {
         self.0.declared(path)

@@ -46,6 +46,8 @@ pub(crate) struct CallRecord {
     /// The URI a `resources/read` asked for (here, not in the invocation, which every tool
     /// call moves from thread to thread); `None` for anything else.
     pub(crate) resource_uri: Option<Box<str>>,
+    /// The id of the session the request came in (an HTTP session's `Mcp-Session-Id`).
+    pub(crate) session_id: Option<Arc<str>>,
     /// How the call becomes a task, for a tool that may run as one called by a client that
     /// can follow one.
     pub(crate) task: Option<Box<TaskSlot>>,
@@ -172,6 +174,7 @@ pub(crate) mod tests {
             asking: None,
             span: CallSpan::new(&crate::call::span::RequestSpan::none()),
             resource_uri: None,
+            session_id: None,
             task: None,
         })
     }

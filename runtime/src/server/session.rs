@@ -63,6 +63,9 @@ pub(crate) struct Session {
     pub(crate) task_owner: OnceLock<String>,
     /// The tasks a handshake session created (`tasks/list`).
     tasks: OnceLock<SessionTasks>,
+    /// The id its transport gave it (an HTTP session's `Mcp-Session-Id`); none over stdio and
+    /// in process, where the connection is the session.
+    pub(crate) id: Option<Arc<str>>,
 }
 
 impl Session {
@@ -76,8 +79,15 @@ impl Session {
             roots: OnceLock::new(),
             subscribed: OnceLock::new(),
             task_owner: OnceLock::new(),
+            id: None,
             tasks: OnceLock::new(),
         }
+    }
+
+    /// The same session, known to its client by `id`.
+    pub(crate) fn identified(mut self, id: &str) -> Session {
+        self.id = Some(Arc::from(id));
+        self
     }
 
     /// The resources the session subscribed to.

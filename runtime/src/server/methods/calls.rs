@@ -221,6 +221,10 @@ impl Session {
             asking,
             span: CallSpan::new(scope.span),
             resource_uri,
+            session_id: match version.era() {
+                Era::Legacy => self.id.clone(),
+                Era::Modern => None,
+            },
             task,
         });
         if !self.open.insert(&record) {

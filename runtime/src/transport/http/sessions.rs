@@ -71,10 +71,11 @@ impl Sessions {
         engine: &Arc<Engine>,
         owner: Option<&Auth>,
     ) -> Result<Arc<HttpSession>, Full> {
+        let id = random_id();
         let session = Arc::new(HttpSession {
-            id: random_id(),
             owner: owner.map(|auth| auth.subject().to_owned()),
-            session: Session::new(Arc::clone(engine)),
+            session: Session::new(Arc::clone(engine)).identified(&id),
+            id,
             last_seen: Mutex::new(Instant::now()),
             next_stream: AtomicU64::new(1),
             streams: Mutex::default(),
