@@ -84,12 +84,6 @@ impl Session {
         }
     }
 
-    /// The same session, known to its client by `id`.
-    pub(crate) fn identified(mut self, id: &str) -> Session {
-        self.id = Some(Arc::from(id));
-        self
-    }
-
     /// The resources the session subscribed to.
     pub(crate) fn subscribed(&self) -> &Uris {
         self.subscribed.get_or_init(Uris::default)

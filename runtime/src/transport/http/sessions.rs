@@ -72,9 +72,11 @@ impl Sessions {
         owner: Option<&Auth>,
     ) -> Result<Arc<HttpSession>, Full> {
         let id = random_id();
+        let mut served = Session::new(Arc::clone(engine));
+        served.id = Some(Arc::from(id.as_str()));
         let session = Arc::new(HttpSession {
             owner: owner.map(|auth| auth.subject().to_owned()),
-            session: Session::new(Arc::clone(engine)).identified(&id),
+            session: served,
             id,
             last_seen: Mutex::new(Instant::now()),
             next_stream: AtomicU64::new(1),
