@@ -33,7 +33,7 @@
 //! | page | |
 //! |---|---|
 //! | [tools](guide::tools) | `#[mcp_tool]`, parameters, injected parameters, return values, errors, where tools run |
-//! | [items made at run time](guide::values) | `ToolDef`: tools whose names, schemas and handlers are values |
+//! | [items made at run time](guide::values) | `ToolDef`, `PromptDef`, `ResourceDef`: items whose names, schemas and handlers are values |
 //! | [prompts and resources](guide::prompts_resources) | `#[mcp_prompt]`, `#[mcp_resource]`, templates, completion, cache hints, subscriptions, skills |
 //! | [asking the client](guide::asking) | forms, URLs, the model, roots, in every revision |
 //! | [tasks](guide::tasks) | long-running tools as tasks |
@@ -96,13 +96,15 @@ pub mod content {
 
 /// What a prompt returns: its messages, and the trait a prompt's marker type implements.
 pub mod prompts {
-    pub use toolwright_runtime::{IntoPrompt, Messages, Prompt, PromptMessage};
+    pub use toolwright_runtime::{IntoPrompt, Messages, Prompt, PromptDef, PromptMessage};
 }
 
 /// What a resource returns, the trait a resource's marker type implements, how reads are
 /// cached, and telling subscribers that a resource changed.
 pub mod resources {
-    pub use toolwright_runtime::{CacheScope, IntoContents, Resource, ResourceUpdates};
+    pub use toolwright_runtime::{
+        CacheScope, IntoContents, Resource, ResourceDef, ResourceUpdates,
+    };
 }
 
 /// Suggesting an argument's values as the user types (`completion/complete`), for prompts and

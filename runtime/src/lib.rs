@@ -45,7 +45,9 @@ pub use call::{
 #[cfg(feature = "http")]
 pub use cli::ServeHttp;
 pub use cli::{Command, UsageError};
-pub use item::{ItemInfo, ItemKind, Prompt, Resource, Tool, ToolDef, ToolInfo};
+pub use item::{
+    ItemInfo, ItemKind, Prompt, PromptDef, Resource, ResourceDef, Tool, ToolDef, ToolInfo,
+};
 pub use prompts::{IntoPrompt, Messages, PromptMessage};
 pub use protocol::{CacheScope, Era, Level, McpError, ProtocolVersion, UrlElicitation};
 pub use resources::IntoContents;

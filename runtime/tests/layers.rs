@@ -87,6 +87,7 @@ const RUNTIME: Folders = &[
             &["handler", "header", "shared"],
             &["prompt", "resource", "tool"],
             &["defined", "discovery"],
+            &["prompt_def", "resource_def", "tool_def"],
         ],
     ),
     (

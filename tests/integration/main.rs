@@ -18,6 +18,7 @@ mod changing_tools;
 mod cli;
 mod constraints;
 mod content;
+mod defined_items;
 mod defined_tools;
 mod eras;
 mod errors;

@@ -80,6 +80,7 @@ fn items(prompt: &Prompt<'_>, target: &Target<'_>) -> TokenStream {
         static __SPEC: #private::PromptSpec = #private::PromptSpec {
             #shared
             arguments: #private::input_schema::<#arguments>,
+            raw_arguments: ::core::option::Option::None,
             completions: #completions,
         };
     }

@@ -67,7 +67,7 @@ fn items(resource: &Resource<'_>, target: &Target<'_>) -> TokenStream {
         call: quote! {
             __into_output(__returned, &#private::Read {
                 uri: __invocation.resource_uri(),
-                mime_type: __SPEC.mime_type,
+                mime_type: __SPEC.mime_type.as_deref(),
             })
         },
     };
@@ -84,7 +84,11 @@ fn items(resource: &Resource<'_>, target: &Target<'_>) -> TokenStream {
         output,
     );
     let uri = &attributes.uri;
-    let mime_type = option(attributes.mime_type.as_ref().map(|m| &m.value));
+    let mime_type = option(
+        (attributes.mime_type.as_ref())
+            .map(|m| &m.value)
+            .map(|m| quote!(#private::Cow::Borrowed(#m))),
+    );
     let size = option(attributes.size.as_ref().map(|s| s.value));
     let audience = attributes.audience.iter().map(|role| match role {
         Audience::User => quote!(#private::Role::User),

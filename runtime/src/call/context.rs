@@ -107,6 +107,11 @@ impl Context {
         &self.0
     }
 
+    /// The URI a `resources/read` asked for; `None` for a tool call or a prompt.
+    pub fn resource_uri(&self) -> Option<&str> {
+        self.0.resource_uri.as_deref()
+    }
+
     /// The id of the session the request belongs to: an HTTP session's `Mcp-Session-Id`.
     /// `None` on 2026-07-28, whose requests belong to no session, and over stdio and in
     /// process, where the connection is the session.

@@ -1,215 +1,99 @@
-//! Items made while the program runs, by value: [`ToolDef`], a tool whose name, texts, schemas
-//! and handler are values rather than a function the macros read. It becomes the same
-//! [`ToolSpec`] a generated tool has, so the server checks and serves it the same way: its
-//! name, its schemas, a clash with another tool, each revision's output rules.
+//! What every item made at run time shares, whatever its kind: its handler is a closure the
+//! server holds as the instance its calls are made on, taking what the client sent as a JSON
+//! value and the request's [`Context`]; and its header is made where the item is defined.
 
 use std::borrow::Cow;
 use std::future::Future;
 use std::panic::Location;
-use std::sync::Arc;
 
 use serde_json::Value;
 
 use crate::call::context::Context;
 use crate::call::inject::Requirements;
-use crate::item::handler::{BoxFuture, Handler, Instance, Invocation};
+use crate::item::handler::BoxFuture;
 use crate::item::header::Header;
-use crate::item::tool::{TaskSupport, ToolSpec};
-use crate::protocol::wire::Annotations;
-use crate::tools::IntoToolOutput;
-use crate::tools::error::ToolError;
-use crate::tools::output::ToolOutput;
 
-/// A tool made at run time: its name, texts, JSON Schemas and annotations are values, and its
-/// handler an async closure that takes the arguments as a JSON value and the call's
-/// [`Context`]. Serve it with [`Server::tool_def`](crate::Server::tool_def) or add it while
-/// serving with [`ServerHandle::add_tool_def`](crate::ServerHandle::add_tool_def).
-///
-/// It passes every check a `#[mcp_tool]` passes, when the server is built or the tool added:
-/// the name rules, an input schema that describes an object, an output schema that is a JSON
-/// Schema, `_meta` that is an object, a name no other tool has. Arguments are checked against
-/// the input schema before the handler runs (types, required and unknown fields, and the
-/// constraint keywords a generated tool's schema has enforced), so the handler sees only
-/// arguments the schema admits.
-///
-/// ```
-/// use serde_json::{Value, json};
-/// use toolwright_runtime::{Context, Server, ToolDef, ToolError};
-///
-/// let shout = ToolDef::new("shout", |arguments: Value, _: Context| async move {
-///     let text = arguments["text"].as_str().unwrap_or_default();
-///     Ok::<_, ToolError>(text.to_uppercase())
-/// })
-/// .description("Says the text louder.")
-/// .input_schema(json!({
-///     "type": "object",
-///     "properties": {"text": {"type": "string"}},
-///     "required": ["text"]
-/// }))
-/// .read_only(true);
-/// let server = Server::new("shout", "1").tool_def(shout);
-/// # drop(server);
-/// ```
-pub struct ToolDef {
-    pub(crate) spec: ToolSpec,
-    pub(crate) handler: Instance,
-}
+/// A run-time item's closure, boxed, producing what its kind's run produces (`O`).
+pub(crate) struct Defined<O>(Box<dyn Fn(Value, Context) -> BoxFuture<O> + Send + Sync>);
 
-/// A run-time tool's handler, as the server holds it: the instance its calls are made on.
-type DefinedFn = dyn Fn(Value, Context) -> BoxFuture<ToolOutput> + Send + Sync;
-struct Defined(Box<DefinedFn>);
-
-impl ToolDef {
-    /// A tool named `name` whose calls `handler` answers: with what a `#[mcp_tool]` function
-    /// may return on success (text, content blocks, [`Json`](crate::tools::Json),
-    /// [`ToolOutput`]), or an error the client reads (`ToolError`, `String`, `&str`, or a
-    /// type with `From<E> for ToolError`). Until [`input_schema`](Self::input_schema) says
-    /// otherwise it takes no arguments, as a function without parameters: its schema is the
-    /// one such a `#[mcp_tool]` lists.
-    #[track_caller]
-    pub fn new<F, Fut, O, E>(name: impl Into<Cow<'static, str>>, handler: F) -> ToolDef
+impl<O: 'static> Defined<O> {
+    /// `handler`, its result made into the kind's output by `finish`.
+    pub(crate) fn new<F, Fut>(handler: F, finish: fn(Fut::Output) -> O) -> Defined<O>
     where
         F: Fn(Value, Context) -> Fut + Send + Sync + 'static,
-        Fut: Future<Output = Result<O, E>> + Send + 'static,
-        O: IntoToolOutput,
-        E: Into<ToolError>,
+        Fut: Future + Send + 'static,
     {
-        let site = Location::caller();
-        let run = move |arguments: Value, context: Context| -> BoxFuture<ToolOutput> {
-            let future = handler(arguments, context);
-            Box::pin(async move {
-                match future.await {
-                    Ok(output) => output.into_tool_output(),
-                    Err(error) => error.into().into_output(),
-                }
-            })
-        };
-        ToolDef {
-            spec: ToolSpec {
-                header: Header {
-                    name: name.into(),
-                    title: None,
-                    description: None,
-                    requirements: takes_context,
-                    icons: &[],
-                    tags: &[],
-                    scopes: &[],
-                    meta: None,
-                    file: site.file(),
-                    line: site.line(),
-                },
-                annotations: Annotations::default(),
-                input_schema: no_arguments,
-                output_schema: no_output_schema,
-                handler: Handler::Async(call),
-                raw_input_schema: None,
-                raw_output_schema: None,
-                untyped_arguments: true,
-                ignore_unknown_arguments: None,
-                task: TaskSupport::Forbidden,
-                task_ttl_ms: None,
-            },
-            handler: Arc::new(Defined(Box::new(run))),
-        }
+        Defined(Box::new(move |value, context| {
+            let future = handler(value, context);
+            Box::pin(async move { finish(future.await) })
+        }))
     }
 
-    /// Its name, as given.
-    pub fn name(&self) -> &str {
-        &self.spec.header.name
-    }
-
-    /// A human-readable title.
-    pub fn title(mut self, title: impl Into<Cow<'static, str>>) -> ToolDef {
-        self.spec.header.title = Some(title.into());
-        self
-    }
-
-    /// What it does, for the model that chooses it.
-    pub fn description(mut self, description: impl Into<Cow<'static, str>>) -> ToolDef {
-        self.spec.header.description = Some(description.into());
-        self
-    }
-
-    /// The JSON Schema of its arguments: an object schema, served as given.
-    pub fn input_schema(mut self, schema: Value) -> ToolDef {
-        self.spec.raw_input_schema = Some(Cow::Owned(schema.to_string()));
-        self
-    }
-
-    /// The JSON Schema of its structured result. Served as a generated one is: wrapped as
-    /// `{"result": ...}` for the revisions that need an object, when it is not one.
-    pub fn output_schema(mut self, schema: Value) -> ToolDef {
-        self.spec.raw_output_schema = Some(Cow::Owned(schema.to_string()));
-        self
-    }
-
-    /// `readOnlyHint`: it does not change its environment.
-    pub fn read_only(mut self, hint: bool) -> ToolDef {
-        self.spec.annotations.read_only = Some(hint);
-        self
-    }
-
-    /// `destructiveHint`: it may change its environment destructively.
-    pub fn destructive(mut self, hint: bool) -> ToolDef {
-        self.spec.annotations.destructive = Some(hint);
-        self
-    }
-
-    /// `idempotentHint`: calling it again with the same arguments changes nothing more.
-    pub fn idempotent(mut self, hint: bool) -> ToolDef {
-        self.spec.annotations.idempotent = Some(hint);
-        self
-    }
-
-    /// `openWorldHint`: it reaches an open world of entities (the web, say).
-    pub fn open_world(mut self, hint: bool) -> ToolDef {
-        self.spec.annotations.open_world = Some(hint);
-        self
-    }
-
-    /// Its `_meta`: a JSON object (2025-06-18 on).
-    pub fn meta(mut self, meta: Value) -> ToolDef {
-        self.spec.header.meta = Some(Cow::Owned(meta.to_string()));
-        self
-    }
-
-    /// Labels the server chooses tools by ([`Server::without_tags`](crate::Server::without_tags),
-    /// visibility rules); not sent to clients.
-    pub fn tags(mut self, tags: &'static [&'static str]) -> ToolDef {
-        self.spec.header.tags = tags;
-        self
-    }
-
-    /// What a caller must have been granted to see and call it.
-    pub fn scopes(mut self, scopes: &'static [&'static str]) -> ToolDef {
-        self.spec.header.scopes = scopes;
-        self
+    /// Runs the closure on `value`, for the request `context` is.
+    pub(crate) fn call(&self, value: Value, context: Context) -> BoxFuture<O> {
+        (self.0)(value, context)
     }
 }
 
-/// A run-time tool takes the whole request.
+/// The header of an item named `name`, defined at `site`: without texts, icons, tags, scopes
+/// or `_meta` until its builder gives them; it takes the whole request.
+pub(crate) fn header(name: Cow<'static, str>, site: &'static Location<'static>) -> Header {
+    Header {
+        name,
+        title: None,
+        description: None,
+        requirements: takes_context,
+        icons: &[],
+        tags: &[],
+        scopes: &[],
+        meta: None,
+        file: site.file(),
+        line: site.line(),
+    }
+}
+
+/// A run-time item takes the whole request.
 fn takes_context(requirements: &mut Requirements) {
     requirements.context = true;
 }
 
-/// The input schema of a tool without arguments, finished by the server as a generated one's
-/// (so that `Server::ignore_unknown_arguments` opens it as it opens theirs).
-fn no_arguments(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-    schemars::json_schema!({"type": "object", "additionalProperties": false})
-}
+/// The setters every run-time item's builder has, on its header: texts, `_meta`, tags and
+/// scopes, written once for every kind.
+macro_rules! header_setters {
+    ($def:ty, $item:literal) => {
+        /// A human-readable title.
+        pub fn title(mut self, title: impl Into<std::borrow::Cow<'static, str>>) -> $def {
+            self.spec.header.title = Some(title.into());
+            self
+        }
 
-/// A run-time tool has no output schema until one is given as a value.
-fn no_output_schema(_: &mut schemars::SchemaGenerator) -> Option<schemars::Schema> {
-    None
-}
+        #[doc = concat!("What the ", $item, " is, for the model or the user that chooses it.")]
+        pub fn description(
+            mut self,
+            description: impl Into<std::borrow::Cow<'static, str>>,
+        ) -> $def {
+            self.spec.header.description = Some(description.into());
+            self
+        }
 
-/// The handler every run-time tool shares: its arguments bound as the JSON value its input
-/// schema admits, then its own closure.
-fn call(invocation: Invocation) -> BoxFuture<ToolOutput> {
-    let arguments = match invocation.arguments.bind_value() {
-        Ok(arguments) => arguments,
-        Err(refused) => return Box::pin(std::future::ready(refused)),
+        /// Its `_meta`: a JSON object (2025-06-18 on).
+        pub fn meta(mut self, meta: serde_json::Value) -> $def {
+            self.spec.header.meta = Some(std::borrow::Cow::Owned(meta.to_string()));
+            self
+        }
+
+        /// Labels the server chooses items by ([`Server::without_tags`](crate::Server::without_tags),
+        /// visibility rules); not sent to clients.
+        pub fn tags(mut self, tags: &'static [&'static str]) -> $def {
+            self.spec.header.tags = tags;
+            self
+        }
+
+        /// What a caller must have been granted to see and use it.
+        pub fn scopes(mut self, scopes: &'static [&'static str]) -> $def {
+            self.spec.header.scopes = scopes;
+            self
+        }
     };
-    let defined = invocation.instance::<Defined>();
-    (defined.0)(arguments, invocation.context.clone())
 }
+pub(crate) use header_setters;

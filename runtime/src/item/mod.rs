@@ -15,8 +15,14 @@ pub(crate) mod tool;
 pub(crate) mod defined;
 pub(crate) mod discovery;
 
-pub use defined::ToolDef;
+pub(crate) mod prompt_def;
+pub(crate) mod resource_def;
+pub(crate) mod tool_def;
+
 pub use header::{ItemInfo, ItemKind, ToolInfo};
 pub use prompt::Prompt;
+pub use prompt_def::PromptDef;
 pub use resource::Resource;
+pub use resource_def::ResourceDef;
 pub use tool::Tool;
+pub use tool_def::ToolDef;

@@ -1,5 +1,7 @@
 //! The description of a prompt that `#[mcp_prompt]` generates.
 
+use std::borrow::Cow;
+
 use schemars::{Schema, SchemaGenerator};
 
 use crate::call::completion::Completer;
@@ -15,6 +17,9 @@ pub struct PromptSpec {
     /// The schema of its arguments (an object; each property one argument, described by its
     /// doc, required unless optional). The listed arguments are read from it.
     pub arguments: fn(&mut SchemaGenerator) -> Schema,
+    /// The schema of its arguments as JSON text, when it was given as a value (a prompt made
+    /// at run time); `arguments` is not read then.
+    pub raw_arguments: Option<Cow<'static, str>>,
     /// The completion functions of its arguments, by argument name (`#[arg(complete = f)]`).
     pub completions: &'static [(&'static str, Completer)],
     /// How to run it.

@@ -18,7 +18,7 @@ pub struct ResourceSpec {
     /// Its URI; with `{variables}`, an RFC 6570 template of the URIs it serves.
     pub uri: Cow<'static, str>,
     /// The MIME type of its contents, if one for all of them.
-    pub mime_type: Option<&'static str>,
+    pub mime_type: Option<Cow<'static, str>>,
     /// Its size in bytes, if known (direct resources only).
     pub size: Option<u64>,
     /// Who it is for (`audience`).

@@ -17,7 +17,7 @@ pub struct Read<'a> {
     /// The URI the client read.
     pub uri: &'a str,
     /// The resource's declared MIME type (`mime_type = "…"`), if it has one.
-    pub mime_type: Option<&'static str>,
+    pub mime_type: Option<&'a str>,
 }
 
 /// The outcome of one resource function's run. Generated code makes it; a server shapes it.

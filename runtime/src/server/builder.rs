@@ -12,14 +12,16 @@ use tower_service::Service as TowerService;
 
 use crate::call::state::States;
 use crate::call::to_client::form::Forms;
-use crate::item::defined::ToolDef;
 use crate::item::discovery::{self, Item};
 use crate::item::handler::Instance;
 use crate::item::header::ToolInfo;
 use crate::item::prompt::Prompt;
+use crate::item::prompt_def::PromptDef;
 use crate::item::resource::Resource;
+use crate::item::resource_def::ResourceDef;
 use crate::item::shared::Shared;
 use crate::item::tool::{TaskSupport, Tool, ToolSpec};
+use crate::item::tool_def::ToolDef;
 use crate::protocol::wire::{self, Cache, CacheScope, Offer, ServerInfo};
 use crate::resources::skills::load::Skills;
 use crate::run::inflight::RunningTasks;
@@ -203,6 +205,24 @@ impl Server {
     /// `#[mcp_resource("docs://readme")] fn readme`.
     pub fn resource<R: Resource>(mut self) -> Server {
         self.items.push(Pending::Resource(R::spec().into(), None));
+        self
+    }
+
+    /// Serves a prompt made at run time ([`PromptDef`]), checked with the others when the
+    /// server is built: its name free, its `_meta` an object.
+    pub fn prompt_def(mut self, prompt: PromptDef) -> Server {
+        let (spec, instance) = prompt.into_parts();
+        let pending = Pending::Prompt(Shared::Owned(Arc::new(spec)), Some(instance));
+        self.items.push(pending);
+        self
+    }
+
+    /// Serves a resource or a template made at run time ([`ResourceDef`]), checked with the
+    /// others when the server is built: its URI template valid, its URIs served by no other.
+    pub fn resource_def(mut self, resource: ResourceDef) -> Server {
+        let (spec, instance) = resource.into_parts();
+        let pending = Pending::Resource(Shared::Owned(Arc::new(spec)), Some(instance));
+        self.items.push(pending);
         self
     }
 

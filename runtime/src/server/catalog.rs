@@ -170,20 +170,30 @@ impl Items {
         Ok(())
     }
 
-    /// Serves the prompt of `spec` too; its name must be free.
-    pub(crate) fn add_prompt(&self, spec: Shared<PromptSpec>, states: &States) -> Result<()> {
+    /// Serves the prompt of `spec` too, run on `instance`; its name must be free.
+    pub(crate) fn add_prompt(
+        &self,
+        spec: Shared<PromptSpec>,
+        instance: Option<Instance>,
+        states: &States,
+    ) -> Result<()> {
         self.change(|registered| {
             admit_prompt(registered, &spec, false)?;
-            let prompt = serve_prompt(spec, None, states)?;
+            let prompt = serve_prompt(spec, instance, states)?;
             registered.prompts.push(Arc::new(prompt));
             Ok(())
         })
     }
 
-    /// Serves the resource of `spec` too; no other may serve its URIs.
-    pub(crate) fn add_resource(&self, spec: Shared<ResourceSpec>, states: &States) -> Result<()> {
+    /// Serves the resource of `spec` too, read on `instance`; no other may serve its URIs.
+    pub(crate) fn add_resource(
+        &self,
+        spec: Shared<ResourceSpec>,
+        instance: Option<Instance>,
+        states: &States,
+    ) -> Result<()> {
         self.change(|registered| {
-            let resource = serve_resource(spec, None, states)?;
+            let resource = serve_resource(spec, instance, states)?;
             admit_resource(registered, &resource, false)?;
             registered.resources.push(Arc::new(resource));
             Ok(())

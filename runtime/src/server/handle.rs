@@ -3,11 +3,14 @@
 
 use std::sync::{Arc, Mutex, PoisonError, Weak};
 
-use crate::item::defined::ToolDef;
-use crate::item::prompt::Prompt;
-use crate::item::resource::Resource;
+use crate::item::handler::Instance;
+use crate::item::prompt::{Prompt, PromptSpec};
+use crate::item::prompt_def::PromptDef;
+use crate::item::resource::{Resource, ResourceSpec};
+use crate::item::resource_def::ResourceDef;
 use crate::item::shared::Shared;
 use crate::item::tool::Tool;
+use crate::item::tool_def::ToolDef;
 use crate::server::engine::Engine;
 use crate::server::error::{Error, Result};
 use crate::server::listeners::List;
@@ -92,6 +95,17 @@ impl ServerHandle {
     /// Serves the prompt of `#[mcp_prompt] fn P` too; its name must be free. The server must
     /// have started with a prompt (it declared the `prompts` capability then).
     pub fn add_prompt<P: Prompt>(&self) -> Result<()> {
+        self.serve_prompt(P::spec().into(), None)
+    }
+
+    /// Serves a prompt made at run time ([`PromptDef`]) too, checked as at start-up. The server
+    /// must have started with a prompt.
+    pub fn add_prompt_def(&self, prompt: PromptDef) -> Result<()> {
+        let (spec, instance) = prompt.into_parts();
+        self.serve_prompt(Shared::Owned(Arc::new(spec)), Some(instance))
+    }
+
+    fn serve_prompt(&self, spec: Shared<PromptSpec>, instance: Option<Instance>) -> Result<()> {
         let engine = self.engine()?;
         if !engine.offer.prompts {
             return Err(Error::Setting(
@@ -99,8 +113,8 @@ impl ServerHandle {
                  the start to add more later",
             ));
         }
-        engine.needs_scopes(P::spec().header.scopes);
-        engine.items.add_prompt(P::spec().into(), &engine.states)?;
+        engine.needs_scopes(spec.header.scopes);
+        engine.items.add_prompt(spec, instance, &engine.states)?;
         engine.listeners.changed(List::Prompts);
         Ok(())
     }
@@ -116,6 +130,18 @@ impl ServerHandle {
     /// Serves the resource (or template) of `#[mcp_resource] fn R` too; no other may serve
     /// its URIs. The server must have started with a resource.
     pub fn add_resource<R: Resource>(&self) -> Result<()> {
+        self.serve_resource(R::spec().into(), None)
+    }
+
+    /// Serves a resource or a template made at run time ([`ResourceDef`]) too, checked as at
+    /// start-up: a resource a tool's call produced, say. The server must have started with a
+    /// resource.
+    pub fn add_resource_def(&self, resource: ResourceDef) -> Result<()> {
+        let (spec, instance) = resource.into_parts();
+        self.serve_resource(Shared::Owned(Arc::new(spec)), Some(instance))
+    }
+
+    fn serve_resource(&self, spec: Shared<ResourceSpec>, instance: Option<Instance>) -> Result<()> {
         let engine = self.engine()?;
         if !engine.offer.resources {
             return Err(Error::Setting(
@@ -123,17 +149,14 @@ impl ServerHandle {
                  from the start to add more later",
             ));
         }
-        let template = R::spec().uri.contains('{');
-        if template && !engine.offer.completions {
+        if spec.uri.contains('{') && !engine.offer.completions {
             return Err(Error::Setting(
                 "the server started without prompts or templates, so it did not offer \
                  completion; serve a template from the start to add more later",
             ));
         }
-        engine.needs_scopes(R::spec().header.scopes);
-        engine
-            .items
-            .add_resource(R::spec().into(), &engine.states)?;
+        engine.needs_scopes(spec.header.scopes);
+        engine.items.add_resource(spec, instance, &engine.states)?;
         engine.listeners.changed(List::Resources);
         Ok(())
     }

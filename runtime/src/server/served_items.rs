@@ -93,7 +93,7 @@ impl ServedResource {
             name: &spec.header.name,
             title: spec.header.title.as_deref(),
             description: spec.header.description.as_deref(),
-            mime_type: spec.mime_type,
+            mime_type: spec.mime_type.as_deref(),
             size: spec.size,
             annotations: self.annotations.as_ref(),
             icons: spec.header.icons,
@@ -111,7 +111,13 @@ pub(crate) fn serve_prompt(
 ) -> Result<ServedPrompt> {
     let mut forms = Forms::default();
     let held = hold(ItemKind::Prompt, &spec.header, instance, states, &mut forms)?;
-    let schema = schema_of(spec.arguments);
+    let schema = match &spec.raw_arguments {
+        Some(text) => serde_json::from_str(text).map_err(|e| {
+            let problem = format!("its arguments' schema is not JSON: {e}");
+            Error::invalid(ItemKind::Prompt, &spec.header, problem)
+        })?,
+        None => schema_of(spec.arguments),
+    };
     let arguments = arguments_of(&schema);
     let known: Arc<[String]> = arguments.iter().map(|a| a.name.clone()).collect();
     Ok(ServedPrompt {
@@ -185,6 +191,10 @@ pub(crate) fn hold(
     forms: &mut Forms,
 ) -> Result<Held> {
     let invalid = |problem: String| Error::invalid(kind, header, problem);
+    // The macros refuse a blank name at compile time; a name given as a value, here.
+    if header.name.trim().is_empty() {
+        return Err(invalid(format!("a {kind} name cannot be empty")));
+    }
     let mut needs = Requirements::default();
     (header.requirements)(&mut needs);
     if let Some((_, type_name)) = needs.states.iter().find(|(id, _)| !states.contains(*id)) {
