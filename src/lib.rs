@@ -124,10 +124,12 @@ pub mod asking {
 
 /// What a function is told of the request it serves, beside its [`Context`]:
 /// the injected parameters (progress, log, cancellation, the caller) and [`Inject`](context::Inject)
-/// for injectables of one's own.
+/// for injectables of one's own; and a session, as the server's session hooks see it
+/// ([`SessionInfo`](context::SessionInfo)).
 pub mod context {
     pub use toolwright_runtime::{
         Auth, Cancellation, ClientInfo, Extensions, Inject, Level, Log, Progress, Requirements,
+        ServerLog, SessionInfo,
     };
 }
 

@@ -54,7 +54,7 @@ pub use resources::IntoContents;
 pub use run::middleware;
 pub use server::{
     Caller, DEFAULT_MAX_IN_FLIGHT, DEFAULT_MAX_MESSAGE_SIZE, Error, ResourceUpdates, Result,
-    Server, ServerHandle, ToolOrder,
+    Server, ServerHandle, ServerLog, SessionInfo, ToolOrder,
 };
 pub use tasks::memory::MemoryTaskStore;
 #[cfg(feature = "redis")]

@@ -118,6 +118,7 @@ const RUNTIME: Folders = &[
             &["registry", "served_items"],
             &["toolset", "catalog"],
             &["listeners"],
+            &["hooks"],
             &["engine"],
             &["delivery", "handle"],
             &["builder", "reply"],

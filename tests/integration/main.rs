@@ -46,6 +46,7 @@ mod quickstart;
 mod results;
 mod roots;
 mod schemas;
+mod session_hooks;
 mod string_arguments;
 mod sync_tools;
 mod tasks;

@@ -242,6 +242,15 @@ impl McpError {
         }
     }
 
+    /// The JSON-RPC error it is under `version`, for a request whose answer can only be an
+    /// error (a subscription, say): what it asks of the user or the client said as text.
+    pub(crate) fn protocol_error(&self, version: ProtocolVersion) -> ProtocolError {
+        match self.sent(version, false) {
+            Sent::Error(error) => error,
+            Sent::Text(_) | Sent::Round(_) => ProtocolError::failed(&self.text()),
+        }
+    }
+
     /// A named error's own `error`, with the message and the data the author gave.
     fn with_fields(&self, error: ProtocolError) -> ProtocolError {
         let own = error.data().and_then(Value::as_object).cloned();

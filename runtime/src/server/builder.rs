@@ -22,6 +22,7 @@ use crate::item::resource_def::ResourceDef;
 use crate::item::shared::Shared;
 use crate::item::tool::{TaskSupport, Tool, ToolSpec};
 use crate::item::tool_def::ToolDef;
+use crate::protocol::mcp_error::McpError;
 use crate::protocol::wire::{self, Cache, CacheScope, Offer, ServerInfo};
 use crate::resources::skills::load::Skills;
 use crate::run::inflight::RunningTasks;
@@ -31,7 +32,8 @@ use crate::run::workers::Workers;
 use crate::server::catalog::{Items, Pending};
 use crate::server::engine::{Engine, Limits, RootsHook};
 use crate::server::error::{Error, Result};
-use crate::server::handle::{ResourceUpdates, ServedBy, ServerHandle};
+use crate::server::handle::{ResourceUpdates, ServedBy, ServerHandle, ServerLog};
+use crate::server::hooks::{Hooks, SessionInfo};
 use crate::server::listeners::Listeners;
 use crate::server::request_state::Sealer;
 use crate::server::toolset::{self, Admission, Names, ToolOrder, ToolSet};
@@ -82,6 +84,8 @@ pub struct Server {
     served_by: Option<Arc<ServedBy>>,
     /// The link of the [`ResourceUpdates`] handed out, once one was asked for.
     updates: Option<Arc<ServedBy>>,
+    /// What a [`ServerLog`] sends through, once the server is built.
+    logs: Option<Arc<ServedBy>>,
     expose_internal_errors: bool,
     decode_string_arguments: bool,
     /// Tools with any of these tags are left out.
@@ -91,6 +95,7 @@ pub struct Server {
     layers: Vec<Wrap>,
     ask_timeout: Duration,
     on_roots_changed: Option<RootsHook>,
+    hooks: Hooks,
     /// The key of 2026-07-28 request states; random per process when `None`.
     state_key: Option<Vec<u8>>,
     state_ttl: Duration,
@@ -139,6 +144,7 @@ impl Server {
             reads_cache: None,
             served_by: None,
             updates: None,
+            logs: None,
             expose_internal_errors: false,
             decode_string_arguments: true,
             without_tags: Vec::new(),
@@ -146,6 +152,7 @@ impl Server {
             layers: Vec::new(),
             ask_timeout: Duration::from_secs(600),
             on_roots_changed: None,
+            hooks: Hooks::default(),
             state_key: None,
             state_ttl: Duration::from_secs(900),
             tasks: TaskBook::new(Arc::new(MemoryTaskStore::new())),
@@ -410,6 +417,58 @@ impl Server {
         self
     }
 
+    /// Runs `hook` when a handshake session is initialized (`notifications/initialized`), with
+    /// the client's info and capabilities. Hooks run on the path that reads the client's
+    /// messages: slow work is spawned. 2026-07-28 has no sessions, so none run for it.
+    ///
+    /// ```
+    /// # use toolwright_runtime::Server;
+    /// Server::new("files", "1.0.0").on_initialized(|session| {
+    ///     let name = session.client_info().map(|c| c.name.as_str()).unwrap_or("?");
+    ///     eprintln!("{name} connected; roots: {}", session.declares("roots"));
+    /// });
+    /// ```
+    pub fn on_initialized(
+        mut self,
+        hook: impl Fn(&SessionInfo<'_>) + Send + Sync + 'static,
+    ) -> Server {
+        self.hooks.initialized = Some(Box::new(hook));
+        self
+    }
+
+    /// Asks `hook` whether a session may subscribe to a URI (`resources/subscribe`): an `Err`
+    /// refuses it, and the client gets that error (shaped for its revision); the session is not
+    /// subscribed then.
+    pub fn on_subscribe(
+        mut self,
+        hook: impl Fn(&SessionInfo<'_>, &str) -> std::result::Result<(), McpError>
+        + Send
+        + Sync
+        + 'static,
+    ) -> Server {
+        self.hooks.subscribe = Some(Box::new(hook));
+        self
+    }
+
+    /// Runs `hook` when a session unsubscribes from a URI it was subscribed to.
+    pub fn on_unsubscribe(
+        mut self,
+        hook: impl Fn(&SessionInfo<'_>, &str) + Send + Sync + 'static,
+    ) -> Server {
+        self.hooks.unsubscribe = Some(Box::new(hook));
+        self
+    }
+
+    /// Runs `hook` once when a handshake session ends: its connection closed (stdio, in
+    /// process), or an HTTP session deleted, expired or shut down with the server.
+    pub fn on_session_end(
+        mut self,
+        hook: impl Fn(&SessionInfo<'_>) + Send + Sync + 'static,
+    ) -> Server {
+        self.hooks.ended = Some(Box::new(hook));
+        self
+    }
+
     /// The key that seals the `requestState` of 2026-07-28 rounds (HMAC-SHA256), at least 32
     /// bytes. By default each process makes a random one, which is right for one instance;
     /// replicas behind a load balancer share a key, so that any of them accepts a round
@@ -523,6 +582,14 @@ impl Server {
         ResourceUpdates {
             served: Arc::clone(served),
         }
+    }
+
+    /// A handle that sends log messages belonging to no request to every handshake session,
+    /// at each session's level ([`ServerLog`]). Like [`resource_updates`](Server::resource_updates),
+    /// it leaves the lists as they are.
+    pub fn server_log(&mut self) -> ServerLog {
+        let served = self.logs.get_or_insert_with(Arc::default);
+        ServerLog::through(Arc::clone(served))
     }
 
     /// Leaves out the tools that have any of `tags` (`#[mcp_tool(tags("admin"))]`): a build of
@@ -710,12 +777,14 @@ impl Server {
             middleware: (!self.layers.is_empty()).then(|| Arc::new(Chain::new(self.layers))),
             tools,
             changing,
+            logs: self.logs.is_some(),
             listeners: Listeners::default(),
             states: Arc::new(self.states),
             workers: Workers::new(self.max_sync_threads),
             in_flight: Default::default(),
             ask_timeout: self.ask_timeout,
             on_roots_changed: self.on_roots_changed,
+            hooks: self.hooks,
             sealer: Sealer::new(
                 self.state_key.unwrap_or_else(Sealer::random_key),
                 self.state_ttl,
@@ -728,7 +797,7 @@ impl Server {
             running: RunningTasks::default(),
             scoped: AtomicBool::new(scoped || catalog_scoped),
         });
-        for served_by in self.served_by.iter().chain(&self.updates) {
+        for served_by in self.served_by.iter().chain(&self.updates).chain(&self.logs) {
             served_by.attach(&engine);
         }
         Ok(engine)

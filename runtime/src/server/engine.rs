@@ -20,6 +20,7 @@ use crate::run::inflight::{InFlight, RunningTasks};
 use crate::run::middleware::Chain;
 use crate::run::workers::Workers;
 use crate::server::catalog::{Catalog, Items, Reached};
+use crate::server::hooks::Hooks;
 use crate::server::listeners::{List, Listeners};
 use crate::server::registry::Registry;
 use crate::server::request_state::Sealer;
@@ -63,6 +64,8 @@ pub(crate) struct Engine {
     pub(crate) tools: ToolSet,
     /// Whether a handle may change the tools (the server declares `listChanged`).
     pub(crate) changing: bool,
+    /// Whether a [`ServerLog`](crate::ServerLog) may send messages about no request.
+    pub(crate) logs: bool,
     /// Who hears of changes to the tools.
     pub(crate) listeners: Listeners,
     pub(crate) states: Arc<States>,
@@ -72,6 +75,8 @@ pub(crate) struct Engine {
     pub(crate) ask_timeout: Duration,
     /// Hears a handshake client announce that its roots changed.
     pub(crate) on_roots_changed: Option<RootsHook>,
+    /// What the author hears of a session's life.
+    pub(crate) hooks: Hooks,
     /// Seals and opens 2026-07-28 request states.
     pub(crate) sealer: Sealer,
     /// The prompts and resources, as served now.
@@ -180,9 +185,9 @@ impl Engine {
     }
 
     /// Whether a handshake session may hear of anything outside its requests: a list that
-    /// changed, or a resource it subscribed to.
+    /// changed, a resource it subscribed to, or the server's log.
     pub(crate) fn announces(&self) -> bool {
-        self.changing || (self.offer.resources && self.offer.updates)
+        self.changing || self.logs || (self.offer.resources && self.offer.updates)
     }
 
     /// The prompt named `name` in `catalog`, if the caller of a request `caller` describes may

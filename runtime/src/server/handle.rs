@@ -1,7 +1,10 @@
 //! [`ServerHandle`]: changes the tools, prompts and resources of a running server, and
 //! announces that a resource changed.
 
+use std::borrow::Cow;
 use std::sync::{Arc, Mutex, PoisonError, Weak};
+
+use serde::Serialize;
 
 use crate::item::handler::Instance;
 use crate::item::prompt::{Prompt, PromptSpec};
@@ -11,6 +14,7 @@ use crate::item::resource_def::ResourceDef;
 use crate::item::shared::Shared;
 use crate::item::tool::Tool;
 use crate::item::tool_def::ToolDef;
+use crate::protocol::Level;
 use crate::server::engine::Engine;
 use crate::server::error::{Error, Result};
 use crate::server::listeners::List;
@@ -36,16 +40,17 @@ impl ServedBy {
     pub(crate) fn attach(&self, engine: &Arc<Engine>) {
         *self.engine.lock().unwrap_or_else(PoisonError::into_inner) = Arc::downgrade(engine);
     }
+
+    /// The server, while it serves.
+    fn engine(&self) -> Result<Arc<Engine>> {
+        let engine = self.engine.lock().unwrap_or_else(PoisonError::into_inner);
+        engine.upgrade().ok_or(Error::NotServing)
+    }
 }
 
 impl ServerHandle {
     fn engine(&self) -> Result<Arc<Engine>> {
-        let engine = self
-            .served
-            .engine
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner);
-        engine.upgrade().ok_or(Error::NotServing)
+        self.served.engine()
     }
 
     /// Applies `change` to the server's tools and tells whoever can hear it, when the served
@@ -175,6 +180,16 @@ impl ServerHandle {
         self.engine()?.listeners.updated(uri);
         Ok(())
     }
+
+    /// Every URI a client is subscribed to now, as [`ResourceUpdates::subscriptions`] says.
+    pub fn subscriptions(&self) -> Result<Vec<String>> {
+        Ok(self
+            .engine()?
+            .listeners
+            .subscriptions()
+            .into_iter()
+            .collect())
+    }
 }
 
 /// Tells the clients that subscribed to a resource that it changed, and nothing else: unlike a
@@ -193,14 +208,99 @@ impl ResourceUpdates {
     /// `resources/subscribe`, and 2026-07-28 listen streams whose `resourceSubscriptions`
     /// name it. They read it again if they care.
     pub fn updated(&self, uri: &str) -> Result<()> {
-        let engine = self
-            .served
-            .engine
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .upgrade()
-            .ok_or(Error::NotServing)?;
-        engine.listeners.updated(uri);
+        self.served.engine()?.listeners.updated(uri);
         Ok(())
+    }
+
+    /// Every URI a client is subscribed to now, in order: those handshake sessions sent
+    /// `resources/subscribe` for, and those 2026-07-28 listen streams name in
+    /// `resourceSubscriptions`, while they last. A server that watches what it serves watches
+    /// these, even URIs no client has read yet.
+    pub fn subscriptions(&self) -> Result<Vec<String>> {
+        Ok(self
+            .served
+            .engine()?
+            .listeners
+            .subscriptions()
+            .into_iter()
+            .collect())
+    }
+}
+
+/// Sends log messages that belong to no request (`notifications/message`) to every handshake
+/// session, each at the level it asked for with `logging/setLevel` (`info` until it asks):
+/// over stdio and in process on the connection, over HTTP on a session's GET stream while it
+/// has one. 2026-07-28 clients hear none: that revision lets a server send a message only
+/// about a request that asked for them (the request's `logLevel`), and deprecates logging.
+/// Get one from [`Server::server_log`](crate::Server::server_log) before the server runs; it
+/// is cheap to clone and can be sent to other threads.
+///
+/// ```
+/// use toolwright_runtime::{Level, Server};
+///
+/// let mut server = Server::new("example", "1");
+/// let log = server.server_log().logger("watcher");
+/// std::thread::spawn(move || {
+///     log.warning("the disk is nearly full");
+///     log.send(Level::Error, &serde_json::json!({"disk": "/", "free": 0}));
+/// });
+/// ```
+#[derive(Clone, Default)]
+pub struct ServerLog {
+    pub(crate) served: Arc<ServedBy>,
+    logger: Option<Cow<'static, str>>,
+}
+
+impl ServerLog {
+    pub(crate) fn through(served: Arc<ServedBy>) -> ServerLog {
+        ServerLog {
+            served,
+            logger: None,
+        }
+    }
+
+    /// The same log, its messages from `logger` (`"watcher"`, `"db"`).
+    pub fn logger(self, logger: impl Into<Cow<'static, str>>) -> ServerLog {
+        ServerLog {
+            logger: Some(logger.into()),
+            ..self
+        }
+    }
+
+    /// The same log, its messages naming no logger (the default).
+    pub fn without_logger(self) -> ServerLog {
+        ServerLog {
+            logger: None,
+            ..self
+        }
+    }
+
+    /// Sends `data` (any JSON value; a message is a string) at `level` to every session that
+    /// wants it: how many it reached (none while the server is not serving).
+    pub fn send<T: Serialize + ?Sized>(&self, level: Level, data: &T) -> usize {
+        let (Ok(engine), Ok(data)) = (self.served.engine(), serde_json::to_value(data)) else {
+            return 0;
+        };
+        engine.listeners.log(level, self.logger.as_deref(), &data)
+    }
+
+    /// Sends `message` at `debug`.
+    pub fn debug(&self, message: &str) -> usize {
+        self.send(Level::Debug, message)
+    }
+
+    /// Sends `message` at `info`.
+    pub fn info(&self, message: &str) -> usize {
+        self.send(Level::Info, message)
+    }
+
+    /// Sends `message` at `warning`.
+    pub fn warning(&self, message: &str) -> usize {
+        self.send(Level::Warning, message)
+    }
+
+    /// Sends `message` at `error`.
+    pub fn error(&self, message: &str) -> usize {
+        self.send(Level::Error, message)
     }
 }

@@ -12,6 +12,7 @@
 //! forgotten at the next change or registration.
 
 use std::collections::BTreeSet;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError, Weak};
 
 use serde_json::json;
@@ -19,8 +20,8 @@ use serde_json::value::RawValue;
 
 use crate::call::outlet::{Outlet, WeakOutlet};
 use crate::protocol::id::IdKey;
-use crate::protocol::jsonrpc;
 use crate::protocol::params::SUBSCRIPTION_ID;
+use crate::protocol::{Level, jsonrpc};
 use crate::run::inflight::OpenRequests;
 
 /// A list that can change.
@@ -41,9 +42,16 @@ impl List {
     }
 }
 
+/// What a handshake session's listener shares with the session: its subscriptions and its log
+/// level.
+pub(crate) type Heard<'a> = (&'a Uris, &'a SharedLevel);
+
 /// The URIs a listener hears updates of: a session's, which `resources/subscribe` changes, or
 /// a listen stream's, fixed when it opened.
 pub(crate) type Uris = Arc<Mutex<BTreeSet<String>>>;
+
+/// A handshake session's log level, shared with its listener: `logging/setLevel` changes it.
+pub(crate) type SharedLevel = Arc<Mutex<Level>>;
 
 /// What a listener hears.
 #[derive(Default)]
@@ -52,17 +60,22 @@ pub(crate) struct Wants {
     pub(crate) prompts: bool,
     pub(crate) resources: bool,
     pub(crate) uris: Uris,
+    /// A handshake session's log level: it hears the server's log messages at it. (A
+    /// 2026-07-28 listen stream hears none: its revision sends a message only about a request
+    /// that asked for them.)
+    pub(crate) level: Option<SharedLevel>,
 }
 
 impl Wants {
     /// A handshake session hears every list change (the server sends only those it declared),
     /// and the resources it subscribed to.
-    pub(crate) fn session(uris: Uris) -> Wants {
+    pub(crate) fn session(uris: Uris, level: SharedLevel) -> Wants {
         Wants {
             tools: true,
             prompts: true,
             resources: true,
             uris,
+            level: Some(level),
         }
     }
 
@@ -129,22 +142,23 @@ impl Listeners {
 
     /// A handshake session that has just been initialized on `outlet` (heard when the outlet
     /// is the connection's).
-    pub(crate) fn session(&self, outlet: &Outlet, open: &Arc<OpenRequests>, uris: &Uris) {
+    pub(crate) fn session(&self, outlet: &Outlet, open: &Arc<OpenRequests>, heard: Heard<'_>) {
         if outlet.lasting() {
-            self.connection(outlet, open, uris);
+            self.connection(outlet, open, heard);
         }
     }
 
     /// A handshake session's way to messages about no request: its connection, or its HTTP
     /// GET stream.
-    pub(crate) fn connection(&self, outlet: &Outlet, open: &Arc<OpenRequests>, uris: &Uris) {
+    pub(crate) fn connection(&self, outlet: &Outlet, open: &Arc<OpenRequests>, heard: Heard<'_>) {
+        let (uris, level) = heard;
         self.add(Listener {
             outlet: Held::Connection {
                 outlet: outlet.downgrade(),
                 open: Arc::downgrade(open),
             },
             subscription: None,
-            wants: Wants::session(Arc::clone(uris)),
+            wants: Wants::session(Arc::clone(uris), Arc::clone(level)),
         });
     }
 
@@ -181,6 +195,43 @@ impl Listeners {
         self.tell("notifications/resources/updated", Some(params), |wants| {
             wants.uri(uri)
         });
+    }
+
+    /// Sends a log message to every handshake session whose level admits `level`: how many it
+    /// reached.
+    pub(crate) fn log(
+        &self,
+        level: Level,
+        logger: Option<&str>,
+        data: &serde_json::Value,
+    ) -> usize {
+        let mut params = json!({"level": level, "data": data});
+        if let Some(logger) = logger {
+            params["logger"] = json!(logger);
+        }
+        let (reached, params) = (AtomicUsize::new(0), Some(params));
+        self.tell("notifications/message", params, |wants| {
+            let admits = (wants.level.as_ref())
+                .is_some_and(|at| level >= *at.lock().unwrap_or_else(PoisonError::into_inner));
+            if admits {
+                reached.fetch_add(1, Ordering::Relaxed);
+            }
+            admits
+        });
+        reached.into_inner()
+    }
+
+    /// Every URI a listener still there is subscribed to: a session's `resources/subscribe`,
+    /// a listen stream's `resourceSubscriptions`.
+    pub(crate) fn subscriptions(&self) -> BTreeSet<String> {
+        let listeners = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        let live = listeners.iter().filter(|l| l.outlet().is_some());
+        let mut all = BTreeSet::new();
+        for listener in live {
+            let uris = listener.wants.uris.lock();
+            all.extend(uris.unwrap_or_else(PoisonError::into_inner).iter().cloned());
+        }
+        all
     }
 
     /// Sends `method` with `params` (tagged for a subscription) to every listener still there

@@ -14,6 +14,8 @@ mod toolset;
 
 mod listeners;
 
+mod hooks;
+
 pub(crate) mod engine;
 
 mod batch;
@@ -29,6 +31,7 @@ mod methods;
 
 pub use builder::{DEFAULT_MAX_IN_FLIGHT, DEFAULT_MAX_MESSAGE_SIZE, Server};
 pub use error::{Error, Result};
-pub use handle::{ResourceUpdates, ServerHandle};
+pub use handle::{ResourceUpdates, ServerHandle, ServerLog};
+pub use hooks::SessionInfo;
 pub use toolset::ToolOrder;
 pub use visibility::Caller;

@@ -5,6 +5,7 @@
 //! each method or kind of method.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use crate::call::ask::RootsChanged;
@@ -17,7 +18,8 @@ use crate::protocol::jsonrpc::ProtocolError;
 use crate::protocol::{Level, ProtocolVersion};
 use crate::run::inflight::OpenRequests;
 use crate::server::engine::Engine;
-use crate::server::listeners::Uris;
+use crate::server::hooks::SessionInfo;
+use crate::server::listeners::{Heard, SharedLevel, Uris};
 use crate::server::visibility::Caller;
 
 /// Where a request's messages go, the span it runs in, and its client (once dispatch knows the
@@ -48,8 +50,9 @@ pub(crate) struct Handshake {
 pub(crate) struct Session {
     pub(crate) engine: Arc<Engine>,
     pub(crate) handshake: OnceLock<Handshake>,
-    /// The least severe log message the session wants (`logging/setLevel`).
-    pub(crate) log_level: Mutex<Level>,
+    /// The least severe log message the session wants (`logging/setLevel`); made when first
+    /// wanted, as `subscribed` is.
+    log_level: OnceLock<SharedLevel>,
     /// The requests in flight that the client may cancel.
     pub(crate) open: Arc<OpenRequests>,
     pub(crate) peer: Arc<Peer>,
@@ -66,6 +69,8 @@ pub(crate) struct Session {
     /// The id its transport gave it (an HTTP session's `Mcp-Session-Id`); none over stdio and
     /// in process, where the connection is the session.
     pub(crate) id: Option<Arc<str>>,
+    /// It was closed: its end is heard once, however many ways it ends.
+    ended: AtomicBool,
 }
 
 impl Session {
@@ -73,7 +78,7 @@ impl Session {
         Session {
             engine,
             handshake: OnceLock::new(),
-            log_level: Mutex::new(Level::Info),
+            log_level: OnceLock::new(),
             open: Arc::default(),
             peer: Arc::default(),
             roots: OnceLock::new(),
@@ -81,12 +86,35 @@ impl Session {
             task_owner: OnceLock::new(),
             id: None,
             tasks: OnceLock::new(),
+            ended: AtomicBool::new(false),
         }
+    }
+
+    /// The session as its hooks see it, once `initialize` settled it.
+    pub(crate) fn info(&self) -> Option<SessionInfo<'_>> {
+        let handshake = self.handshake.get()?;
+        Some(SessionInfo {
+            id: self.id.as_deref(),
+            version: handshake.version,
+            client: &handshake.client,
+            subscribed: self.subscribed.get(),
+        })
     }
 
     /// The resources the session subscribed to.
     pub(crate) fn subscribed(&self) -> &Uris {
         self.subscribed.get_or_init(Uris::default)
+    }
+
+    /// The least severe log message the session wants: `info` until `logging/setLevel`.
+    pub(crate) fn log_level(&self) -> &SharedLevel {
+        self.log_level
+            .get_or_init(|| Arc::new(Mutex::new(Level::Info)))
+    }
+
+    /// What its listener shares with it: its subscriptions and its log level.
+    pub(crate) fn heard(&self) -> Heard<'_> {
+        (self.subscribed(), self.log_level())
     }
 
     /// The tasks the session created, for `tasks/list`.
@@ -98,6 +126,12 @@ impl Session {
     /// fire at once (those that still finish are answered), and requests to the client get no
     /// reply.
     pub(crate) fn close(&self) {
+        if self.ended.swap(true, Ordering::AcqRel) {
+            return;
+        }
+        if let Some(info) = self.info() {
+            self.engine.hooks.ended(&info);
+        }
         self.open.signal_all();
         // The tasks only this session could follow stop too.
         if let Some(owner) = self.task_owner.get() {

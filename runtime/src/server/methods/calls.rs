@@ -255,7 +255,7 @@ impl Session {
                         .expect("a legacy call follows initialize")
                         .client,
                 )),
-                Some(*self.log_level.lock().unwrap_or_else(|e| e.into_inner())),
+                Some(*self.log_level().lock().unwrap_or_else(|e| e.into_inner())),
             ),
         })
     }

@@ -18,6 +18,7 @@
 //! - `logging/setLevel` sets the session's level (`info` until then, the specification lets the
 //!   server choose); a 2026-07-28 request gets log messages only when its `_meta` names a level.
 
+use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use serde_json::value::RawValue;
@@ -91,7 +92,7 @@ impl Session {
             Method::LoggingSetLevel => {
                 self.version()?;
                 let level = log_level(params.rare().level.as_deref())?;
-                *self.log_level.lock().unwrap_or_else(|e| e.into_inner()) = level;
+                *self.log_level().lock().unwrap_or_else(|e| e.into_inner()) = level;
                 Ok(Reply::Now(jsonrpc::result_line(id, &serde_json::json!({}))))
             }
             // The methods only the other era has, and notifications sent as requests.
@@ -172,8 +173,11 @@ impl Session {
             .uri
             .as_deref()
             .ok_or_else(|| ProtocolError::invalid_params("missing field `uri`"))?;
-        let mut subscribed = self.subscribed().lock().unwrap_or_else(|e| e.into_inner());
-        if subscribe && subscribed.len() >= MAX_SUBSCRIPTIONS && !subscribed.contains(uri) {
+        let lock = || self.subscribed().lock().unwrap_or_else(|e| e.into_inner());
+        let full = |subscribed: &BTreeSet<String>| {
+            subscribed.len() >= MAX_SUBSCRIPTIONS && !subscribed.contains(uri)
+        };
+        if subscribe && full(&lock()) {
             return Err(ProtocolError::invalid_params(format_args!(
                 "a session subscribes to at most {MAX_SUBSCRIPTIONS} resources; unsubscribe \
                  from one first"
@@ -184,11 +188,31 @@ impl Session {
         // client can ask for them.
         let engine = &self.engine;
         let lacking = engine.lacking_uri(&engine.catalog(), uri, &request.scope.caller());
+        let info = self
+            .info()
+            .expect("a handshake request's session is initialized");
         if lacking.is_none() {
+            // The author's hook may refuse; it runs without the session's lock, so that it can
+            // read the session's subscriptions.
             match subscribe {
-                true => subscribed.insert(uri.to_owned()),
-                false => subscribed.remove(uri),
-            };
+                true => {
+                    if let Err(refused) = engine.hooks.subscribe(&info, uri) {
+                        return Err(refused.protocol_error(request.version));
+                    }
+                    let mut subscribed = lock();
+                    if full(&subscribed) {
+                        return Err(ProtocolError::invalid_params(format_args!(
+                            "a session subscribes to at most {MAX_SUBSCRIPTIONS} resources"
+                        )));
+                    }
+                    subscribed.insert(uri.to_owned());
+                }
+                false => {
+                    if lock().remove(uri) {
+                        engine.hooks.unsubscribed(&info, uri);
+                    }
+                }
+            }
         }
         let done = Reply::Now(jsonrpc::result_line(request.id, &serde_json::json!({})));
         Ok(done.unless_lacking(lacking))
@@ -273,7 +297,7 @@ impl Session {
         if engine.announces() {
             engine
                 .listeners
-                .session(scope.outlet, &self.open, self.subscribed());
+                .session(scope.outlet, &self.open, self.heard());
         }
         let result = wire::initialize(&engine.info, version, &engine.offer);
         Ok(Reply::Now(jsonrpc::result_line(id, &result)))
@@ -330,6 +354,7 @@ impl Session {
             prompts: wanted.prompts_list_changed && offer.changing && offer.prompts,
             resources: wanted.resources_list_changed && offer.changing && offer.resources,
             uris: Arc::new(std::sync::Mutex::new(uris.iter().cloned().collect())),
+            level: None,
         };
         let mut notifications = serde_json::Map::new();
         for (key, on) in [

@@ -89,6 +89,11 @@ impl Session {
                         }
                     }
                     Method::RootsListChanged => self.roots_changed(),
+                    Method::Initialized => {
+                        if let Some(info) = self.info() {
+                            self.engine.hooks.initialized(&info);
+                        }
+                    }
                     _ => {}
                 }
                 Reply::None

@@ -1,0 +1,121 @@
+//! What a server's author hears of a handshake session's life: that it is initialized, that
+//! it subscribes to a resource (which the hook may refuse) or unsubscribes, that it ended; and
+//! the session as those hooks see it ([`SessionInfo`]).
+//!
+//! Policy: hooks run on the path that reads the client's messages, so they must be quick (a
+//! hook with slow work spawns it). A panic in one is reported on stderr and changes nothing:
+//! a subscription a panicking hook was asked about is kept, as if the hook had allowed it.
+//! 2026-07-28 has no sessions, so none of these run for its requests.
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::PoisonError;
+
+use serde_json::Value;
+
+use crate::call::client::{ClientInfo, DeclaredClient};
+use crate::diagnostics;
+use crate::protocol::ProtocolVersion;
+use crate::protocol::mcp_error::McpError;
+use crate::server::listeners::Uris;
+
+/// A handshake session, as a session hook sees it: its id, what `initialize` settled, and
+/// what it is subscribed to.
+pub struct SessionInfo<'a> {
+    pub(crate) id: Option<&'a str>,
+    pub(crate) version: ProtocolVersion,
+    pub(crate) client: &'a DeclaredClient,
+    pub(crate) subscribed: Option<&'a Uris>,
+}
+
+impl<'a> SessionInfo<'a> {
+    /// The session's id: an HTTP session's `Mcp-Session-Id`; `None` over stdio and in process,
+    /// where the connection is the session.
+    pub fn id(&self) -> Option<&'a str> {
+        self.id
+    }
+
+    /// The revision `initialize` settled.
+    pub fn protocol_version(&self) -> ProtocolVersion {
+        self.version
+    }
+
+    /// What the client said of itself in `initialize` (`clientInfo`).
+    pub fn client_info(&self) -> Option<&'a ClientInfo> {
+        self.client.info.as_ref()
+    }
+
+    /// The capabilities the client declared in `initialize`: a JSON object.
+    pub fn client_capabilities(&self) -> &'a Value {
+        &self.client.capabilities
+    }
+
+    /// Whether the client declared `path` (`"sampling"`, `"elicitation.url"`, `"roots"`).
+    pub fn declares(&self, path: &str) -> bool {
+        self.client.declares(path)
+    }
+
+    /// The URIs it is subscribed to (`resources/subscribe`), in order.
+    pub fn subscriptions(&self) -> Vec<String> {
+        let Some(uris) = self.subscribed else {
+            return Vec::new();
+        };
+        let uris = uris.lock().unwrap_or_else(PoisonError::into_inner);
+        uris.iter().cloned().collect()
+    }
+}
+
+type SessionHook = Box<dyn Fn(&SessionInfo<'_>) + Send + Sync>;
+type UriHook = Box<dyn Fn(&SessionInfo<'_>, &str) + Send + Sync>;
+type SubscribeHook = Box<dyn Fn(&SessionInfo<'_>, &str) -> Result<(), McpError> + Send + Sync>;
+
+/// The hooks a server was given.
+#[derive(Default)]
+pub(crate) struct Hooks {
+    pub(crate) initialized: Option<SessionHook>,
+    pub(crate) subscribe: Option<SubscribeHook>,
+    pub(crate) unsubscribe: Option<UriHook>,
+    pub(crate) ended: Option<SessionHook>,
+}
+
+impl Hooks {
+    /// The session was initialized (`notifications/initialized`).
+    pub(crate) fn initialized(&self, session: &SessionInfo<'_>) {
+        if let Some(hook) = &self.initialized {
+            guarded("initialized", || hook(session));
+        }
+    }
+
+    /// The session asks to subscribe to `uri`: the hook's refusal, if it refuses.
+    pub(crate) fn subscribe(&self, session: &SessionInfo<'_>, uri: &str) -> Result<(), McpError> {
+        match &self.subscribe {
+            Some(hook) => guarded("subscribe", || hook(session, uri)).unwrap_or(Ok(())),
+            None => Ok(()),
+        }
+    }
+
+    /// The session unsubscribed from `uri`.
+    pub(crate) fn unsubscribed(&self, session: &SessionInfo<'_>, uri: &str) {
+        if let Some(hook) = &self.unsubscribe {
+            guarded("unsubscribe", || hook(session, uri));
+        }
+    }
+
+    /// The session ended.
+    pub(crate) fn ended(&self, session: &SessionInfo<'_>) {
+        if let Some(hook) = &self.ended {
+            guarded("session-end", || hook(session));
+        }
+    }
+}
+
+/// Runs the author's hook `name`; a panic in it is reported, and is `None`.
+fn guarded<T>(name: &str, hook: impl FnOnce() -> T) -> Option<T> {
+    match catch_unwind(AssertUnwindSafe(hook)) {
+        Ok(value) => Some(value),
+        Err(panic) => {
+            let message = diagnostics::panic_message(&*panic);
+            diagnostics::error(format_args!("the {name} hook panicked: {message}"));
+            None
+        }
+    }
+}
