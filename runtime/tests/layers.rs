@@ -99,7 +99,10 @@ const RUNTIME: Folders = &[
         ],
     ),
     ("call/to_client", &[&["form", "root"], &["known_roots"]]),
-    ("call/ask", &[&["elicit", "roots", "sample"]]),
+    (
+        "call/ask",
+        &[&["client_task"], &["elicit", "roots", "sample"]],
+    ),
     (
         "run",
         &[

@@ -11,6 +11,7 @@ mod fixtures;
 mod arguments;
 mod asking;
 mod asking_items;
+mod asking_values;
 mod cache_hints;
 mod caller;
 mod changing_items;

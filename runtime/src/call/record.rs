@@ -88,7 +88,9 @@ impl CallRecord {
         if let Some(run) = self.task_run() {
             return run.ask(&self.gate, name, method, params).await;
         }
-        let asking = self.asking();
+        let Some(asking) = self.asking.as_deref() else {
+            return Err(AskError::Undeclared);
+        };
         asking
             .ask(&self.outlet, &self.gate, name, method, params)
             .await

@@ -57,6 +57,12 @@ fn takes_context(requirements: &mut Requirements) {
     requirements.context = true;
 }
 
+/// A run-time item that asks the client takes the whole request and asks.
+pub(crate) fn takes_context_and_asks(requirements: &mut Requirements) {
+    requirements.context = true;
+    requirements.asks();
+}
+
 /// The setters every run-time item's builder has, on its header: texts, `_meta`, tags and
 /// scopes, written once for every kind.
 macro_rules! header_setters {

@@ -93,6 +93,17 @@ impl ToolDef {
         }
     }
 
+    /// Declares that its handler asks the client (with [`Elicit::new`](crate::Elicit::new),
+    /// [`Sample::new`](crate::Sample::new) or [`Roots::new`](crate::Roots::new) on its
+    /// [`Context`]): the server readies every call to ask, as for a `#[mcp_tool]` that takes
+    /// one of those; on 2026-07-28, a call whose asks are not answered yet answers
+    /// `input_required` and runs again, from the start, on the client's retry. An ask from a
+    /// tool that did not declare it is [`AskError::Undeclared`](crate::AskError::Undeclared).
+    pub fn asks(mut self) -> ToolDef {
+        self.spec.header.requirements = defined::takes_context_and_asks;
+        self
+    }
+
     /// Its name, as given.
     pub fn name(&self) -> &str {
         &self.spec.header.name

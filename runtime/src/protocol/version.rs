@@ -256,6 +256,14 @@ impl ProtocolVersion {
     pub fn has_experimental_tasks(self) -> bool {
         self == ProtocolVersion::V2025_11_25
     }
+
+    /// A server's requests to the client made as the client's tasks (`params.task`, where the
+    /// client declares `tasks.requests.sampling.createMessage` or
+    /// `tasks.requests.elicitation.create`): the experimental tasks of 2025-11-25 run both
+    /// ways; the extension of 2026-07-28 has the client ask for tasks only.
+    pub fn has_client_tasks(self) -> bool {
+        self.has_experimental_tasks()
+    }
 }
 
 impl fmt::Display for ProtocolVersion {

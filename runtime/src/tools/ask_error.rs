@@ -37,6 +37,12 @@ pub enum AskError {
         /// Its message.
         message: String,
     },
+    /// The form given as a value is not one the specification allows (a nested object, a
+    /// keyword forms do not define): what is wrong with it.
+    Form(String),
+    /// The item did not declare that it asks, so its calls are not readied to (a
+    /// [`ToolDef`](crate::ToolDef) without [`asks`](crate::ToolDef::asks)).
+    Undeclared,
     /// The client's answer is not what was asked for (a wrong shape, a value outside the
     /// form's schema).
     Invalid(String),
@@ -53,6 +59,10 @@ impl fmt::Display for AskError {
                 write!(f, "the client does not support `{capability}`")
             }
             AskError::NotInRevision(what) => f.write_str(what),
+            AskError::Form(why) => write!(f, "the form cannot be shown: {why}"),
+            AskError::Undeclared => {
+                f.write_str("this item asks the client but did not declare it (`ToolDef::asks`)")
+            }
             AskError::Client { code, message } => {
                 write!(f, "the client refused: {message} ({code})")
             }

@@ -32,6 +32,7 @@
 //! tool can handle (fall back, or explain); returned with `?`, it answers a 2026-07-28 call with
 //! the protocol's `-32021` (MissingRequiredClientCapability) and is an error result before.
 
+mod client_task;
 mod elicit;
 mod roots;
 mod sample;

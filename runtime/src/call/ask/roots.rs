@@ -30,7 +30,7 @@ impl Inject for Roots {
     const ASKS: bool = true;
 
     fn inject(cx: &Context) -> Result<Self, ToolOutput> {
-        Ok(Roots { cx: cx.clone() })
+        Ok(Roots::new(cx))
     }
 
     fn require(requirements: &mut crate::call::inject::Requirements) {
@@ -39,6 +39,12 @@ impl Inject for Roots {
 }
 
 impl Roots {
+    /// Asks for the roots of the client of the request `cx` is: for a tool made at run time
+    /// ([`ToolDef`](crate::ToolDef), declared with [`asks`](crate::ToolDef::asks)).
+    pub fn new(cx: &Context) -> Roots {
+        Roots { cx: cx.clone() }
+    }
+
     /// Whether the client lists its roots.
     pub fn supported(&self) -> bool {
         self.cx.declared("roots")
@@ -54,7 +60,8 @@ impl Roots {
         let record = self.cx.record();
         // Kept only from a client that announces changes: another's could change unseen.
         let announces = self.cx.client_capabilities()["roots"]["listChanged"] == true;
-        match record.asking().known_roots().filter(|_| announces) {
+        let asking = record.asking.as_deref().ok_or(AskError::Undeclared)?;
+        match asking.known_roots().filter(|_| announces) {
             Some(known) => known.get(self.ask(), record.gate.cancelled()).await,
             None => self.ask().await,
         }

@@ -3,6 +3,9 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
+use std::time::Duration;
+
+use crate::call::ask::client_task::AsTask;
 use crate::call::context::Context;
 use crate::call::inject::Inject;
 use crate::tools::ToolOutput;
@@ -14,6 +17,7 @@ use crate::tools::content::Role;
 /// entry in `inputRequests` is `sampling`.
 pub struct Sample {
     cx: Context,
+    task: AsTask,
 }
 
 /// A `sampling/createMessage` request.
@@ -119,11 +123,14 @@ impl SamplingResult {
     }
 }
 
+/// Where a client declares that it takes a sampling request as a task.
+const TASK_CAPABILITY: &str = "sampling.createMessage";
+
 impl Inject for Sample {
     const ASKS: bool = true;
 
     fn inject(cx: &Context) -> Result<Self, ToolOutput> {
-        Ok(Sample { cx: cx.clone() })
+        Ok(Sample::new(cx))
     }
 
     fn require(requirements: &mut crate::call::inject::Requirements) {
@@ -132,6 +139,30 @@ impl Inject for Sample {
 }
 
 impl Sample {
+    /// Asks the model of the client of the request `cx` is: for a tool made at run time
+    /// ([`ToolDef`](crate::ToolDef), declared with [`asks`](crate::ToolDef::asks)).
+    pub fn new(cx: &Context) -> Sample {
+        Sample {
+            cx: cx.clone(),
+            task: AsTask::default(),
+        }
+    }
+
+    /// The same asks, each sent to the client as a task that lives at most `ttl`, where the
+    /// client takes one (2025-11-25, `tasks.requests.sampling.createMessage`); the server
+    /// follows the task until the model answered. Elsewhere they are sent as they are.
+    pub fn as_task(self, ttl: Duration) -> Sample {
+        Sample {
+            task: AsTask(Some(ttl)),
+            ..self
+        }
+    }
+
+    /// Whether the client takes a sampling request as a task.
+    pub fn tasks_supported(&self) -> bool {
+        AsTask::supported(self.cx.record(), TASK_CAPABILITY)
+    }
+
     /// Whether the client samples for the server.
     pub fn supported(&self) -> bool {
         self.cx.declared("sampling")
@@ -149,9 +180,11 @@ impl Sample {
         }
         let record = self.cx.record();
         let params = serde_json::to_value(&request).expect("a sampling request serializes");
-        let answer = record
-            .ask("sampling", "sampling/createMessage", params)
-            .await?;
+        let method = "sampling/createMessage";
+        let answer = (self
+            .task
+            .ask(record, "sampling", method, params, TASK_CAPABILITY))
+        .await?;
         serde_json::from_value(answer)
             .map_err(|e| AskError::Invalid(format!("not a sampling result: {e}")))
     }

@@ -44,6 +44,25 @@ impl std::fmt::Debug for Form {
     }
 }
 
+/// The keywords a form's field may have.
+const FIELD_KEYS: [&str; 15] = [
+    "type",
+    "title",
+    "description",
+    "default",
+    "enum",
+    "enumNames",
+    "oneOf",
+    "minLength",
+    "maxLength",
+    "format",
+    "minimum",
+    "maximum",
+    "items",
+    "minItems",
+    "maxItems",
+];
+
 /// The formats a form's string may have.
 const FORMATS: [&str; 4] = ["email", "uri", "date", "date-time"];
 
@@ -52,23 +71,73 @@ impl Form {
     pub(crate) fn of<T: JsonSchema>() -> Result<Form, String> {
         let mut generator = schema::input_generator();
         let generated = schema::input_schema::<T>(&mut generator);
-        let mut root = schema::finish(generated, Contract::Input, SchemaProfile::Portable);
-        let Some(object) = root.as_object_mut() else {
-            return Err("its schema is not an object".into());
-        };
-        if object.get("type").and_then(Value::as_str) != Some("object") {
+        let root = schema::finish(generated, Contract::Input, SchemaProfile::Portable);
+        if root.get("type").and_then(Value::as_str) != Some("object") {
             return Err("a form is a struct with named fields".into());
         }
+        Form::from_root(&root, false)
+    }
+
+    /// The form a JSON Schema given as a value describes (a form built while the program
+    /// runs), held to the restricted schema the specification defines for `requestedSchema`:
+    /// an object of flat fields, each a string, a number, an integer, a boolean, an enum or a
+    /// multi-select, with only the keywords those take.
+    pub(crate) fn from_value(schema: &Value) -> Result<Form, String> {
+        if schema.get("type").and_then(Value::as_str) != Some("object") {
+            return Err(
+                "a form's schema is `{\"type\": \"object\", \"properties\": {...}}`".into(),
+            );
+        }
+        if let Some(fields) = schema.get("properties").and_then(Value::as_object) {
+            for (name, field) in fields {
+                let field = field
+                    .as_object()
+                    .ok_or(format!("field `{name}` has no schema"))?;
+                if let Some(key) = field.keys().find(|k| !FIELD_KEYS.contains(&k.as_str())) {
+                    return Err(format!(
+                        "field `{name}` has `{key}`, which forms do not define; a field takes {}",
+                        FIELD_KEYS.join(", ")
+                    ));
+                }
+            }
+        }
+        let mut form = Form::from_root(schema, true)?;
+        // No type reads the answer: its shape is checked too (types, required fields, enums).
+        form.constraints = Some(Constraints::shaped(&form.schema)?);
+        let names = form.schema["properties"].as_object().map(|p| p.keys());
+        let required = form.schema["required"].as_array().into_iter().flatten();
+        for name in required {
+            let known = name
+                .as_str()
+                .is_some_and(|n| names.clone().into_iter().flatten().any(|k| k == n));
+            if !known {
+                return Err(format!(
+                    "`required` names {name}, which is not one of its fields"
+                ));
+            }
+        }
+        Ok(form)
+    }
+
+    /// The form of an object schema's fields (`strict`: `required` must be a list of names).
+    fn from_root(root: &Value, strict: bool) -> Result<Form, String> {
         let mut multi_select = false;
         let mut properties = Map::new();
-        if let Some(Value::Object(fields)) = object.get("properties") {
+        if let Some(Value::Object(fields)) = root.get("properties") {
             for (name, field) in fields {
                 let property = property(field, &mut multi_select)
                     .map_err(|problem| format!("field `{name}` {problem}"))?;
                 properties.insert(name.clone(), property);
             }
         }
-        let required = object.get("required").cloned().unwrap_or(json!([]));
+        let required = root.get("required").cloned().unwrap_or(json!([]));
+        if strict
+            && !required
+                .as_array()
+                .is_some_and(|r| r.iter().all(Value::is_string))
+        {
+            return Err("`required` is a list of field names".into());
+        }
         let schema = json!({"type": "object", "properties": properties, "required": required});
         let constraints = Constraints::new(&schema)?;
         Ok(Form {
