@@ -140,7 +140,7 @@ pub mod tasks {
     #[cfg(feature = "redis")]
     pub use toolwright_runtime::RedisTaskStore;
     pub use toolwright_runtime::{
-        MemoryTaskStore, StoreError, StoreFuture, TaskStart, TaskStore, Waker, Watch,
+        MemoryTaskStore, StoreError, StoreFuture, TaskStart, TaskStore, TaskSupport, Waker, Watch,
     };
 }
 

@@ -45,6 +45,7 @@ pub use call::{
 #[cfg(feature = "http")]
 pub use cli::ServeHttp;
 pub use cli::{Command, UsageError};
+pub use item::tool::TaskSupport;
 pub use item::{
     ItemInfo, ItemKind, Prompt, PromptDef, Resource, ResourceDef, Tool, ToolDef, ToolInfo,
 };

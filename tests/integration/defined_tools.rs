@@ -343,3 +343,43 @@ fn over_http_in_both_eras() {
         .answer();
     assert_eq!(refused["result"]["isError"], true, "{refused}");
 }
+
+#[test]
+fn a_run_time_tool_runs_as_a_task_in_both_revisions_that_have_them() {
+    use toolwright::tasks::TaskSupport;
+    use toolwright::testing::TaskCall;
+    let slow = ToolDef::new(
+        "slow",
+        |arguments: Value, _: toolwright::Context| async move {
+            let ms = arguments["ms"].as_u64().unwrap_or_default();
+            tokio::time::sleep(Duration::from_millis(ms)).await;
+            Ok::<_, ToolError>(format!("slept {ms} ms"))
+        },
+    )
+    .input_schema(json!({"type": "object", "properties": {"ms": {"type": "integer"}}}))
+    .task(TaskSupport::Optional)
+    .task_ttl_ms(60_000);
+    let server = Server::new("defined", "1").tool_def(slow);
+    let listed = Client::connect(server, ProtocolVersion::V2025_11_25)
+        .unwrap()
+        .list_tools()
+        .unwrap();
+    assert_eq!(
+        listed[0]["execution"]["taskSupport"], "optional",
+        "{listed:?}"
+    );
+    for revision in [ProtocolVersion::V2025_11_25, ProtocolVersion::V2026_07_28] {
+        let slow = ToolDef::new("slow", |_: Value, _: toolwright::Context| async {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+            Ok::<_, ToolError>("slept")
+        })
+        .task(TaskSupport::Required);
+        let server = Server::new("defined", "1").tool_def(slow);
+        let mut client = Client::connect(server, revision).unwrap();
+        let TaskCall::Task(id) = client.call_as_task("slow", json!({})).unwrap() else {
+            panic!("{revision}: a task")
+        };
+        let result = client.finish_task("slow", &id).unwrap().completed();
+        assert_eq!(result.text(), "slept", "{revision}");
+    }
+}

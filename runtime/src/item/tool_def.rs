@@ -104,6 +104,19 @@ impl ToolDef {
         self
     }
 
+    /// Whether it runs as a task ([`TaskSupport`]), as `#[mcp_tool(task = "optional")]` says:
+    /// a client that can follow one gets a task at once and polls it while the closure runs.
+    pub fn task(mut self, support: TaskSupport) -> ToolDef {
+        self.spec.task = support;
+        self
+    }
+
+    /// How long its tasks are kept, from their creation (the server's choice otherwise).
+    pub fn task_ttl_ms(mut self, ttl_ms: u64) -> ToolDef {
+        self.spec.task_ttl_ms = Some(ttl_ms);
+        self
+    }
+
     /// Its name, as given.
     pub fn name(&self) -> &str {
         &self.spec.header.name
