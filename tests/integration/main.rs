@@ -21,6 +21,7 @@ mod constraints;
 mod content;
 mod defined_items;
 mod defined_tools;
+mod discovery;
 mod eras;
 mod errors;
 mod http;

@@ -59,6 +59,7 @@ pub(crate) fn shared_fields(
             meta: #meta,
             file: #file,
             line: #line,
+            module: ::core::module_path!(),
         },
         handler: #private::Handler::#handler(__call),
     }

@@ -49,6 +49,7 @@ pub(crate) fn header(name: Cow<'static, str>, site: &'static Location<'static>) 
         meta: None,
         file: site.file(),
         line: site.line(),
+        module: "",
     }
 }
 

@@ -32,6 +32,9 @@ pub struct Header {
     pub file: &'static str,
     /// The line of the definition.
     pub line: u32,
+    /// The module it is defined in (`module_path!()`: the crate's name, then its modules);
+    /// empty for an item made at run time, which nothing discovers.
+    pub module: &'static str,
 }
 
 impl Header {
@@ -43,6 +46,14 @@ impl Header {
     /// Where it is defined, to order definitions by: source file, then line.
     pub(crate) fn site(&self) -> (&'static str, u32) {
         (self.file, self.line)
+    }
+
+    /// Whether it is defined in `module` or in a module inside it.
+    pub(crate) fn defined_in(&self, module: &str) -> bool {
+        match self.module.strip_prefix(module) {
+            Some(rest) => rest.is_empty() || rest.starts_with("::"),
+            None => false,
+        }
     }
 
     /// The item, as a visibility rule sees it.

@@ -173,9 +173,45 @@ impl Server {
     }
 
     /// Serves every `#[mcp_tool]`, `#[mcp_prompt]` and `#[mcp_resource]` function linked into
-    /// the program.
+    /// the program: the program's own, and those of every crate it depends on. A binary that
+    /// depends on a library of tools serves that library's tools too, as they are named there;
+    /// [`discover_in`](Server::discover_in) takes those of one crate or module only.
     pub fn discover(mut self) -> Server {
         for item in discovery::discovered() {
+            self.add(item, None);
+        }
+        self
+    }
+
+    /// Serves the `#[mcp_tool]`, `#[mcp_prompt]` and `#[mcp_resource]` functions defined in
+    /// `module` or in a module inside it: `discover_in(module_path!())` at a crate's root takes
+    /// that crate's own items and no dependency's; in a module, that module's. This is how a
+    /// library gives its items to the program that serves them:
+    ///
+    /// ```
+    /// use toolwright_runtime::Server;
+    ///
+    /// /// The library's items (in its `lib.rs`), and what they need.
+    /// pub fn toolset() -> Server {
+    ///     Server::new("weather", "1").discover_in(module_path!())
+    /// }
+    /// ```
+    ///
+    /// A module in which nothing is defined is an error when the server is built: a misspelt
+    /// path serves nothing otherwise.
+    pub fn discover_in(mut self, module: &str) -> Server {
+        let items: Vec<Item> = discovery::discovered()
+            .into_iter()
+            .filter(|item| item.header().defined_in(module))
+            .collect();
+        if items.is_empty() {
+            self.errors.push(Error::Discovery(format!(
+                "nothing is defined in `{module}`: no `#[mcp_tool]`, `#[mcp_prompt]` or \
+                 `#[mcp_resource]` function is linked into the program from it (the path is \
+                 `module_path!()` where they are)"
+            )));
+        }
+        for item in items {
             self.add(item, None);
         }
         self

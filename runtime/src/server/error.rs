@@ -51,6 +51,8 @@ pub enum Error {
     /// A [`ServerHandle`](crate::ServerHandle) was used before its server was built, or after
     /// it stopped.
     NotServing,
+    /// `Server::discover_in` found nothing in the module it was given.
+    Discovery(String),
     /// The folder of skills given to `Server::skills` cannot be served.
     Skills(String),
     /// The `Authorization` given to the HTTP endpoint cannot
@@ -138,6 +140,7 @@ impl fmt::Display for Error {
                 "the server is not running: a handle changes tools once its server is built",
             ),
             Error::Skills(problem) => write!(f, "the skills cannot be served: {problem}"),
+            Error::Discovery(problem) => f.write_str(problem),
             Error::Io(e) => write!(f, "i/o error: {e}"),
         }
     }

@@ -1,0 +1,32 @@
+//! A library of tools: what it defines, and the server it gives whoever serves them.
+
+use toolwright::prelude::*;
+
+/// How warm it is in a city, by the library's own reckoning.
+pub struct Climate {
+    /// Degrees Celsius everywhere.
+    pub celsius: i64,
+}
+
+/// Says the weather in a city.
+///
+/// # Arguments
+///
+/// * `city` - Where.
+#[mcp_tool(read_only)]
+pub fn forecast(climate: State<Climate>, city: String) -> String {
+    format!("{} °C in {city}", climate.celsius)
+}
+
+/// Says hello, as every library seems to.
+#[mcp_tool]
+pub fn search() -> &'static str {
+    "the weather library's search"
+}
+
+/// The library's items (and none of the program's), with the state they need.
+pub fn toolset() -> Server {
+    Server::new("weather", env!("CARGO_PKG_VERSION"))
+        .discover_in(module_path!())
+        .state(Climate { celsius: 21 })
+}
