@@ -231,12 +231,89 @@ fn sampling_and_elicitation_run_as_the_clients_tasks_on_2025_11_25() {
     answer_next(client, json!({"task": task("working")}));
     let mut failed = task("failed");
     failed["statusMessage"] = json!("the model is down");
-    answer_next(client, failed);
+    let (polled, _) = answer_next(client, failed);
+    assert_eq!(polled, "tasks/get");
     let answer = client.recv();
     assert_eq!(answer["result"]["isError"], true, "{answer}");
     let said = answer["result"]["content"][0]["text"].as_str().unwrap();
     assert!(said.contains("the model is down"), "{said}");
     piped.finish().unwrap();
+}
+
+#[test]
+fn a_call_cancelled_while_the_clients_task_runs_cancels_that_task() {
+    let server = Server::new("asking", "1").tool::<ask_model>();
+    let mut piped = PipedServer::start(server);
+    let client = &mut piped.client;
+    initialize(
+        client,
+        json!({"sampling": {}, "tasks": {"requests": {"sampling": {"createMessage": {}}}}}),
+    );
+    client.send(&json!({"jsonrpc": "2.0", "id": 5, "method": "tools/call",
+                        "params": {"name": "ask_model", "arguments": {}}}));
+    answer_next(client, json!({"task": task("working")}));
+    let (polled, _) = answer_next(client, task("working"));
+    assert_eq!(polled, "tasks/get");
+    client.send(
+        &json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
+                        "params": {"requestId": 5}}),
+    );
+    // The server's last word on it is `tasks/cancel`, not withdrawn at once.
+    let cancel = loop {
+        let message = client.recv();
+        if message["method"] == "tasks/cancel" {
+            break message;
+        }
+        assert_ne!(message["method"], "notifications/cancelled", "{message}");
+    };
+    assert_eq!(cancel["params"], json!({"taskId": "t-1"}));
+    client.send(&json!({"jsonrpc": "2.0", "id": cancel["id"], "result": task("cancelled")}));
+    client.expect_silence(Duration::from_millis(200));
+    piped.finish().unwrap();
+}
+
+#[test]
+fn a_typed_form_from_a_run_time_tool_is_an_error_not_a_panic() {
+    let tool = ToolDef::new("typed", |_: Value, cx: Context| async move {
+        let answer = Elicit::new(&cx).form("?").await?;
+        Ok::<_, ToolError>(format!("{answer:?}"))
+    })
+    .asks();
+    let server = Server::new("asking", "1").tool_def(tool);
+    let answers = Answers::new().elicitation(|_| panic!("no form is sent"));
+    let revision = ProtocolVersion::V2025_11_25;
+    let mut client = Client::connect_answering(server, revision, answers).unwrap();
+    let refused = client.call("typed", json!({})).unwrap();
+    assert!(refused.is_error());
+    assert!(refused.text().contains("form_schema"), "{}", refused.text());
+}
+
+/// A prompt that asks for its topic.
+fn topic_prompt() -> toolwright::prompts::PromptDef {
+    toolwright::prompts::PromptDef::new("pick", |_: Value, cx: Context| async move {
+        let form = json!({"type": "object", "properties": {"topic": {"type": "string"}}});
+        match Elicit::new(&cx).form_schema("Topic?", &form).await {
+            Ok(Answer::Accept(content)) => Ok(format!("write about {}", content["topic"])),
+            Ok(_) => Ok("write anything".to_owned()),
+            Err(error) => Err(error.to_string()),
+        }
+    })
+    .asks()
+}
+
+#[test]
+fn a_run_time_prompt_asks_too() {
+    for revision in [ProtocolVersion::V2025_11_25, ProtocolVersion::V2026_07_28] {
+        let answers = Answers::new()
+            .elicitation(|_| json!({"action": "accept", "content": {"topic": "owls"}}));
+        let server = Server::new("asking", "1").prompt_def(topic_prompt());
+        let mut client = Client::connect_answering(server, revision, answers).unwrap();
+        let got = client.get_prompt("pick", json!({})).unwrap();
+        assert_eq!(
+            got["messages"][0]["content"]["text"], "write about \"owls\"",
+            "{revision}"
+        );
+    }
 }
 
 #[test]

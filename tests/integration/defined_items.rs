@@ -65,6 +65,13 @@ fn motd_def() -> ResourceDef {
     .mime_type("text/plain")
 }
 
+#[test]
+fn a_definition_says_what_it_was_given() {
+    assert_eq!(motd_def().name(), "motd_def");
+    assert_eq!(motd_def().uri(), "text://motd-def");
+    assert_eq!(greet_def().name(), "greet_def");
+}
+
 fn user_def() -> ResourceDef {
     ResourceDef::new(
         "user_def",
@@ -227,6 +234,14 @@ fn what_a_generated_one_is_refused_for_a_run_time_one_is_too() {
     let prompt = |name: &'static str| PromptDef::new(name, |_: Value, _: Context| async { "" });
     let named = build_error(Server::new("d", "1").prompt_def(prompt(" ")));
     assert!(named.contains("a prompt name cannot be empty"), "{named}");
+    let twice = prompt("p").argument("a", "", true).argument("a", "", false);
+    let twice = build_error(Server::new("d", "1").prompt_def(twice));
+    assert!(twice.contains("it has two arguments named `a`"), "{twice}");
+    let blank = build_error(Server::new("d", "1").prompt_def(prompt("p").argument(" ", "", true)));
+    assert!(
+        blank.contains("an argument's name cannot be empty"),
+        "{blank}"
+    );
     let meta = build_error(Server::new("d", "1").prompt_def(prompt("p").meta(json!(1))));
     assert!(meta.contains("`meta` must be a JSON object"), "{meta}");
     let resource = |uri: &'static str| {

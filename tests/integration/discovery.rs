@@ -24,24 +24,6 @@ fn discover_in_takes_one_modules_items() {
     assert!(client.list_tools().unwrap().is_empty());
 }
 
-/// This binary links no library of tools (those are tested in `tests/library.rs`, a binary of
-/// its own): what `discover` finds here is the crate's own, as `discover_in` its root takes.
-#[test]
-fn a_crate_is_its_root_module() {
-    let crate_wide = Server::new("d", "1").discover_in(module_path!().split("::").next().unwrap());
-    let everything = Server::new("d", "1").discover();
-    let listed = |server: Server| {
-        let mut client = Client::connect(server, ProtocolVersion::V2025_11_25);
-        match &mut client {
-            Ok(client) => names(client.list_tools().unwrap()),
-            // This crate's tools clash with each other (tests define one name twice on
-            // purpose): both ways must clash alike.
-            Err(error) => vec![format!("error: {error}")],
-        }
-    };
-    assert_eq!(listed(crate_wide), listed(everything));
-}
-
 #[test]
 fn a_module_that_holds_nothing_is_an_error() {
     for module in [

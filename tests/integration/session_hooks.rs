@@ -105,9 +105,16 @@ fn a_stdio_session_is_heard_from_start_to_end() {
     assert_eq!(update["method"], "notifications/resources/updated");
     assert_eq!(update["params"]["uri"], "notes://3");
 
-    client.request("resources/unsubscribe", json!({"uri": "notes://1"}));
+    // Subscribing again to what it has asks the hook nothing.
+    let again = client.request("resources/subscribe", json!({"uri": "notes://3"}));
+    assert_eq!(again["result"], json!({}), "{again}");
+    let unsubscribed = client.request("resources/unsubscribe", json!({"uri": "notes://1"}));
+    assert_eq!(unsubscribed["result"], json!({}), "{unsubscribed}");
     // Unsubscribing from what it never subscribed to is no error, and nothing to hear.
-    client.request("resources/unsubscribe", json!({"uri": "notes://9"}));
+    let never = client.request("resources/unsubscribe", json!({"uri": "notes://9"}));
+    assert_eq!(never["result"], json!({}), "{never}");
+    // A second `initialized` is not a second start.
+    client.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
     assert_eq!(updates.subscriptions().unwrap(), ["notes://3"]);
     piped.finish().unwrap();
     let heard = heard(&log);
@@ -123,29 +130,55 @@ fn a_stdio_session_is_heard_from_start_to_end() {
 }
 
 #[test]
-fn a_panicking_hook_changes_nothing() {
-    let server = Server::new("hooked", "1")
+fn a_panicking_hook_changes_nothing_but_refuses_what_it_was_asked() {
+    let ran = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let (first, second) = (Arc::clone(&ran), Arc::clone(&ran));
+    let mut server = Server::new("hooked", "1")
         .resource::<note>()
-        .on_initialized(|_| panic!("the initialized hook failed"))
-        .on_subscribe(|_, _| panic!("the subscribe hook failed"));
-    let mut server = server;
+        .on_initialized(move |_| {
+            first.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            panic!("the initialized hook failed")
+        })
+        .on_subscribe(move |_, _| {
+            second.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            panic!("the subscribe hook failed")
+        });
     let updates = server.resource_updates();
     let mut piped = PipedServer::start(server);
     let client = &mut piped.client;
     client.initialize("2025-06-18");
-    let subscribed = client.request("resources/subscribe", json!({"uri": "notes://1"}));
-    assert_eq!(subscribed["result"], json!({}), "{subscribed}");
-    assert_eq!(updates.subscriptions().unwrap(), ["notes://1"]);
+    let refused = client.request("resources/subscribe", json!({"uri": "notes://1"}));
+    assert_eq!(refused["error"]["code"], -32603, "{refused}");
+    assert!(updates.subscriptions().unwrap().is_empty());
+    // The session serves on.
     let read = client.request("resources/read", json!({"uri": "notes://1"}));
     assert_eq!(read["result"]["contents"][0]["text"], "note 1");
+    assert_eq!(
+        ran.load(std::sync::atomic::Ordering::SeqCst),
+        2,
+        "both hooks ran"
+    );
     piped.finish().unwrap();
+}
+
+#[cfg(feature = "http")]
+#[test]
+fn an_http_session_still_open_when_the_endpoint_stops_is_heard_ending_once() {
+    use common::http::Endpoint;
+    let (server, log, _) = hooked();
+    let endpoint = Endpoint::start(server);
+    endpoint.initialize("2025-11-25");
+    endpoint.stop().unwrap();
+    let heard = heard(&log);
+    assert_eq!(heard.len(), 2, "{heard:?}");
+    assert_eq!(heard[1], "ended []");
 }
 
 #[cfg(feature = "http")]
 #[test]
 fn an_http_session_is_heard_with_its_id_and_a_modern_request_is_not() {
     use common::http::{Endpoint, Request};
-    let (server, log, _) = hooked();
+    let (server, log, updates) = hooked();
     let endpoint = Endpoint::start(server);
     let modern = endpoint
         .modern(1, "resources/read", json!({"uri": "notes://1"}))
@@ -161,6 +194,8 @@ fn an_http_session_is_heard_with_its_id_and_a_modern_request_is_not() {
         .send()
         .answer();
     assert_eq!(subscribed["result"], json!({}), "{subscribed}");
+    // A session with no GET stream open is subscribed all the same.
+    assert_eq!(updates.subscriptions().unwrap(), ["notes://7"]);
     let ended = Request::new("DELETE", endpoint.addr)
         .header("Mcp-Session-Id", &session)
         .send();

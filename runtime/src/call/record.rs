@@ -96,6 +96,19 @@ impl CallRecord {
             .await
     }
 
+    /// Asks the client `method` with `params` whatever becomes of the call, in a handshake
+    /// session outside a task; nothing otherwise.
+    pub(crate) async fn request_regardless(&self, method: &'static str, params: Value) {
+        if self.task_run().is_some() {
+            return;
+        }
+        if let Some(asking) = self.asking.as_deref() {
+            let _ = asking
+                .request_regardless(&self.outlet, method, params)
+                .await;
+        }
+    }
+
     /// The task the call became, if it has.
     pub(crate) fn task_run(&self) -> Option<&Arc<TaskRun>> {
         self.task.as_ref()?.run.get()?.as_ref()

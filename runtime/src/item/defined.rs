@@ -101,6 +101,23 @@ macro_rules! header_setters {
             self.spec.header.scopes = scopes;
             self
         }
+
+        /// Declares that its handler asks the client (with
+        /// [`Elicit::new`](crate::Elicit::new), [`Sample::new`](crate::Sample::new) or
+        /// [`Roots::new`](crate::Roots::new) on its [`Context`](crate::Context)): the server
+        /// readies every request of it to ask, as for a function that takes one of those; on
+        /// 2026-07-28 a request whose asks are not answered yet answers `input_required` and
+        /// runs again, from the start, on the client's retry. An ask from an item that did
+        /// not declare it is [`AskError::Undeclared`](crate::AskError::Undeclared).
+        pub fn asks(mut self) -> $def {
+            self.spec.header.requirements = $crate::item::defined::takes_context_and_asks;
+            self
+        }
+
+        /// Its name, as given.
+        pub fn name(&self) -> &str {
+            &self.spec.header.name
+        }
     };
 }
 pub(crate) use header_setters;

@@ -44,6 +44,8 @@ pub struct PromptDef {
     run: Defined<PromptOutput>,
     /// Its arguments, in the order given: name, description, required.
     arguments: Vec<(String, Option<String>, bool)>,
+    /// What is wrong with the arguments given, reported when it is served.
+    problem: Option<String>,
 }
 
 /// A run-time prompt as the server holds it: its closure, and the arguments a get must give.
@@ -75,12 +77,8 @@ impl PromptDef {
             },
             run: Defined::new(handler, IntoPrompt::into_prompt),
             arguments: Vec::new(),
+            problem: None,
         }
-    }
-
-    /// Its name, as given.
-    pub fn name(&self) -> &str {
-        &self.spec.header.name
     }
 
     /// An argument the prompt takes, listed in this order: its name, what it is, and whether
@@ -91,13 +89,22 @@ impl PromptDef {
         description: impl Into<String>,
         required: bool,
     ) -> PromptDef {
-        let description = Some(description.into()).filter(|d| !d.is_empty());
-        self.arguments.push((name.into(), description, required));
+        let (name, description) = (name.into(), Some(description.into()));
+        let taken = self.arguments.iter().any(|(n, _, _)| *n == name);
+        let problem = match () {
+            () if name.trim().is_empty() => Some("an argument's name cannot be empty".to_owned()),
+            () if taken => Some(format!("it has two arguments named `{name}`")),
+            () => None,
+        };
+        self.problem = self.problem.take().or(problem);
+        let description = description.filter(|d| !d.is_empty());
+        self.arguments.push((name, description, required));
         self
     }
 
-    /// The spec the server checks and serves, and the instance its gets run on.
-    pub(crate) fn into_parts(mut self) -> (PromptSpec, Instance) {
+    /// The spec the server checks and serves, the instance its gets run on, and what is wrong
+    /// with its arguments, if anything.
+    pub(crate) fn into_parts(mut self) -> (PromptSpec, Instance, Option<String>) {
         let mut properties = Map::new();
         for (name, description, _) in &self.arguments {
             let property = match description {
@@ -113,7 +120,8 @@ impl PromptDef {
         let schema = json!({"type": "object", "properties": properties, "required": required});
         self.spec.raw_arguments = Some(Cow::Owned(schema.to_string()));
         let run = self.run;
-        (self.spec, Arc::new(DefinedPrompt { run, required }))
+        let instance = Arc::new(DefinedPrompt { run, required });
+        (self.spec, instance, self.problem)
     }
 }
 

@@ -93,17 +93,6 @@ impl ToolDef {
         }
     }
 
-    /// Declares that its handler asks the client (with [`Elicit::new`](crate::Elicit::new),
-    /// [`Sample::new`](crate::Sample::new) or [`Roots::new`](crate::Roots::new) on its
-    /// [`Context`]): the server readies every call to ask, as for a `#[mcp_tool]` that takes
-    /// one of those; on 2026-07-28, a call whose asks are not answered yet answers
-    /// `input_required` and runs again, from the start, on the client's retry. An ask from a
-    /// tool that did not declare it is [`AskError::Undeclared`](crate::AskError::Undeclared).
-    pub fn asks(mut self) -> ToolDef {
-        self.spec.header.requirements = defined::takes_context_and_asks;
-        self
-    }
-
     /// Whether it runs as a task ([`TaskSupport`]), as `#[mcp_tool(task = "optional")]` says:
     /// a client that can follow one gets a task at once and polls it while the closure runs.
     pub fn task(mut self, support: TaskSupport) -> ToolDef {
@@ -115,11 +104,6 @@ impl ToolDef {
     pub fn task_ttl_ms(mut self, ttl_ms: u64) -> ToolDef {
         self.spec.task_ttl_ms = Some(ttl_ms);
         self
-    }
-
-    /// Its name, as given.
-    pub fn name(&self) -> &str {
-        &self.spec.header.name
     }
 
     /// The JSON Schema of its arguments: an object schema, served as given.

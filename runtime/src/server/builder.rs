@@ -14,7 +14,7 @@ use crate::call::state::States;
 use crate::call::to_client::form::Forms;
 use crate::item::discovery::{self, Item};
 use crate::item::handler::Instance;
-use crate::item::header::ToolInfo;
+use crate::item::header::{ItemKind, ToolInfo};
 use crate::item::prompt::Prompt;
 use crate::item::prompt_def::PromptDef;
 use crate::item::resource::Resource;
@@ -254,7 +254,11 @@ impl Server {
     /// Serves a prompt made at run time ([`PromptDef`]), checked with the others when the
     /// server is built: its name free, its `_meta` an object.
     pub fn prompt_def(mut self, prompt: PromptDef) -> Server {
-        let (spec, instance) = prompt.into_parts();
+        let (spec, instance, problem) = prompt.into_parts();
+        if let Some(problem) = problem {
+            self.errors
+                .push(Error::invalid(ItemKind::Prompt, &spec.header, problem));
+        }
         let pending = Pending::Prompt(Shared::Owned(Arc::new(spec)), Some(instance));
         self.items.push(pending);
         self
@@ -453,8 +457,8 @@ impl Server {
         self
     }
 
-    /// Runs `hook` when a handshake session is initialized (`notifications/initialized`), with
-    /// the client's info and capabilities. Hooks run on the path that reads the client's
+    /// Runs `hook` when a handshake session is initialized (`notifications/initialized`, the
+    /// first time the client sends it), with the client's info and capabilities. Hooks run on the path that reads the client's
     /// messages: slow work is spawned. 2026-07-28 has no sessions, so none run for it.
     ///
     /// ```
@@ -474,7 +478,8 @@ impl Server {
 
     /// Asks `hook` whether a session may subscribe to a URI (`resources/subscribe`): an `Err`
     /// refuses it, and the client gets that error (shaped for its revision); the session is not
-    /// subscribed then.
+    /// subscribed then. A hook that panics refuses too. A URI the session is subscribed to
+    /// already is not asked about again.
     pub fn on_subscribe(
         mut self,
         hook: impl Fn(&SessionInfo<'_>, &str) -> std::result::Result<(), McpError>
@@ -496,7 +501,9 @@ impl Server {
     }
 
     /// Runs `hook` once when a handshake session ends: its connection closed (stdio, in
-    /// process), or an HTTP session deleted, expired or shut down with the server.
+    /// process), or an HTTP session deleted, expired, or still open when `serve_http` stops
+    /// (an [`HttpService`](crate::HttpService) in an app of one's own ends its sessions as they
+    /// are deleted or expire).
     pub fn on_session_end(
         mut self,
         hook: impl Fn(&SessionInfo<'_>) + Send + Sync + 'static,

@@ -7,6 +7,7 @@ use std::sync::{Arc, Mutex, PoisonError, Weak};
 use serde::Serialize;
 
 use crate::item::handler::Instance;
+use crate::item::header::ItemKind;
 use crate::item::prompt::{Prompt, PromptSpec};
 use crate::item::prompt_def::PromptDef;
 use crate::item::resource::{Resource, ResourceSpec};
@@ -106,7 +107,10 @@ impl ServerHandle {
     /// Serves a prompt made at run time ([`PromptDef`]) too, checked as at start-up. The server
     /// must have started with a prompt.
     pub fn add_prompt_def(&self, prompt: PromptDef) -> Result<()> {
-        let (spec, instance) = prompt.into_parts();
+        let (spec, instance, problem) = prompt.into_parts();
+        if let Some(problem) = problem {
+            return Err(Error::invalid(ItemKind::Prompt, &spec.header, problem));
+        }
         self.serve_prompt(Shared::Owned(Arc::new(spec)), Some(instance))
     }
 

@@ -3,8 +3,10 @@
 //! the session as those hooks see it ([`SessionInfo`]).
 //!
 //! Policy: hooks run on the path that reads the client's messages, so they must be quick (a
-//! hook with slow work spawns it). A panic in one is reported on stderr and changes nothing:
-//! a subscription a panicking hook was asked about is kept, as if the hook had allowed it.
+//! hook with slow work spawns it). A panic in one is reported on stderr and changes nothing,
+//! except that a subscription a panicking hook was asked about is refused (`-32603`): a hook
+//! that may refuse guards something, and a failure to decide is not a yes. `initialized` runs
+//! once per session, however often the client says so; `session-end` once, however it ends.
 //! 2026-07-28 has no sessions, so none of these run for its requests.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -88,7 +90,11 @@ impl Hooks {
     /// The session asks to subscribe to `uri`: the hook's refusal, if it refuses.
     pub(crate) fn subscribe(&self, session: &SessionInfo<'_>, uri: &str) -> Result<(), McpError> {
         match &self.subscribe {
-            Some(hook) => guarded("subscribe", || hook(session, uri)).unwrap_or(Ok(())),
+            Some(hook) => guarded("subscribe", || hook(session, uri)).unwrap_or_else(|| {
+                Err(McpError::internal(
+                    "the server could not decide on this subscription",
+                ))
+            }),
             None => Ok(()),
         }
     }

@@ -96,7 +96,12 @@ impl Wants {
 }
 
 #[derive(Default)]
-pub(crate) struct Listeners(Mutex<Vec<Listener>>);
+pub(crate) struct Listeners {
+    listeners: Mutex<Vec<Listener>>,
+    /// Every handshake session's subscriptions, while it lives, whether or not it has a way to
+    /// hear of them now (an HTTP session between GET streams).
+    sessions: Mutex<Vec<Weak<Mutex<BTreeSet<String>>>>>,
+}
 
 struct Listener {
     outlet: Held,
@@ -135,7 +140,10 @@ impl Listener {
 
 impl Listeners {
     fn add(&self, listener: Listener) {
-        let mut listeners = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut listeners = self
+            .listeners
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
         listeners.retain(|listener| listener.outlet().is_some());
         listeners.push(listener);
     }
@@ -143,6 +151,10 @@ impl Listeners {
     /// A handshake session that has just been initialized on `outlet` (heard when the outlet
     /// is the connection's).
     pub(crate) fn session(&self, outlet: &Outlet, open: &Arc<OpenRequests>, heard: Heard<'_>) {
+        let mut sessions = self.sessions.lock().unwrap_or_else(PoisonError::into_inner);
+        sessions.retain(|uris| uris.strong_count() > 0);
+        sessions.push(Arc::downgrade(heard.0));
+        drop(sessions);
         if outlet.lasting() {
             self.connection(outlet, open, heard);
         }
@@ -221,15 +233,32 @@ impl Listeners {
         reached.into_inner()
     }
 
-    /// Every URI a listener still there is subscribed to: a session's `resources/subscribe`,
-    /// a listen stream's `resourceSubscriptions`.
+    /// Every URI a client is subscribed to: a live handshake session's `resources/subscribe`
+    /// (heard now or not), a listen stream's `resourceSubscriptions`.
     pub(crate) fn subscriptions(&self) -> BTreeSet<String> {
-        let listeners = self.0.lock().unwrap_or_else(PoisonError::into_inner);
-        let live = listeners.iter().filter(|l| l.outlet().is_some());
+        let mut sets: Vec<Uris> = (self.sessions.lock().unwrap_or_else(PoisonError::into_inner))
+            .iter()
+            .filter_map(Weak::upgrade)
+            .collect();
+        let listeners = self
+            .listeners
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        let streams = listeners.iter().filter(|l| l.subscription.is_some());
+        sets.extend(
+            streams
+                .filter(|l| l.outlet().is_some())
+                .map(|l| Arc::clone(&l.wants.uris)),
+        );
+        drop(listeners);
         let mut all = BTreeSet::new();
-        for listener in live {
-            let uris = listener.wants.uris.lock();
-            all.extend(uris.unwrap_or_else(PoisonError::into_inner).iter().cloned());
+        for uris in sets {
+            all.extend(
+                uris.lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .iter()
+                    .cloned(),
+            );
         }
         all
     }
@@ -242,7 +271,10 @@ impl Listeners {
         params: Option<serde_json::Value>,
         wanted: impl Fn(&Wants) -> bool,
     ) {
-        let mut listeners = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut listeners = self
+            .listeners
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
         listeners.retain(|listener| {
             let Some(outlet) = listener.outlet() else {
                 return false;

@@ -71,6 +71,8 @@ pub(crate) struct Session {
     pub(crate) id: Option<Arc<str>>,
     /// It was closed: its end is heard once, however many ways it ends.
     ended: AtomicBool,
+    /// The client said it is initialized: heard once, however often it says so.
+    initialized: AtomicBool,
 }
 
 impl Session {
@@ -87,6 +89,17 @@ impl Session {
             id: None,
             tasks: OnceLock::new(),
             ended: AtomicBool::new(false),
+            initialized: AtomicBool::new(false),
+        }
+    }
+
+    /// The client sent `notifications/initialized`: the hook hears it the first time, once
+    /// `initialize` settled the session.
+    pub(crate) fn initialized(&self) {
+        if let Some(info) = self.info()
+            && !self.initialized.swap(true, Ordering::AcqRel)
+        {
+            self.engine.hooks.initialized(&info);
         }
     }
 

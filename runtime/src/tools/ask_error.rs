@@ -60,9 +60,9 @@ impl fmt::Display for AskError {
             }
             AskError::NotInRevision(what) => f.write_str(what),
             AskError::Form(why) => write!(f, "the form cannot be shown: {why}"),
-            AskError::Undeclared => {
-                f.write_str("this item asks the client but did not declare it (`ToolDef::asks`)")
-            }
+            AskError::Undeclared => f.write_str(
+                "this item asks the client but did not declare it (`.asks()` on its definition)",
+            ),
             AskError::Client { code, message } => {
                 write!(f, "the client refused: {message} ({code})")
             }

@@ -18,7 +18,7 @@ pub fn forecast(climate: State<Climate>, city: String) -> String {
     format!("{} °C in {city}", climate.celsius)
 }
 
-/// Says hello, as every library seems to.
+/// Searches the forecasts: a name the program that depends on it uses too.
 #[mcp_tool]
 pub fn search() -> &'static str {
     "the weather library's search"

@@ -5,8 +5,11 @@
 //! the request itself instead is taken at its word. Elsewhere the ask is sent as any other.
 //!
 //! Policy: polls are spaced as the client's `pollInterval` says (between 50 ms and 5 s; 1 s
-//! without one), each awaited as any ask is; the whole wait ends with the task's TTL, the
-//! call's cancellation (the client's task is cancelled too), or a failed or cancelled task.
+//! without one), each awaited as any ask is; the whole wait ends with the task's TTL (the one
+//! asked for, or the client's if shorter), the call's cancellation (the client's task is then
+//! cancelled with `tasks/cancel`, sent whatever became of the call), or a failed or cancelled
+//! task. Inside a task of the server's own, an ask is that task's input request, not the
+//! client's task.
 
 use std::time::{Duration, Instant};
 
@@ -38,8 +41,12 @@ impl AsTask {
         mut params: Value,
         capability: &str,
     ) -> Result<Value, AskError> {
+        // Inside a task of the server's own, an ask is the task's input request, which the
+        // client answers when it reads the task: it is not polled as the client's task.
         let ttl = match self.0 {
-            Some(ttl) if AsTask::supported(record, capability) => ttl,
+            Some(ttl) if AsTask::supported(record, capability) && record.task_run().is_none() => {
+                ttl
+            }
             _ => return record.ask(key, method, params).await,
         };
         let ttl_ms = u64::try_from(ttl.as_millis()).unwrap_or(u64::MAX);
@@ -51,13 +58,18 @@ impl AsTask {
         let task: Task = serde_json::from_value(created.clone())
             .map_err(|e| AskError::Invalid(format!("not a task the client made: {e}")))?;
         let id = task.task_id.clone();
-        let until = Instant::now() + ttl;
+        // The client may keep its task for less time than asked: its own TTL bounds the wait.
+        let kept = task
+            .ttl
+            .map_or(ttl, |ms| ttl.min(Duration::from_millis(ms)));
+        let until = Instant::now() + kept;
         match follow(record, task, until).await {
             Ok(()) => record.ask(key, "tasks/result", json!({"taskId": id})).await,
             Err(error) => {
                 if matches!(error, AskError::Cancelled | AskError::TimedOut) {
-                    // Best effort: the client stops working on what nobody will read.
-                    let cancel = record.ask(key, "tasks/cancel", json!({"taskId": id}));
+                    // The client stops working on what nobody will read: sent whatever became
+                    // of the call, waited for a second at most.
+                    let cancel = record.request_regardless("tasks/cancel", json!({"taskId": id}));
                     let _ = tokio::time::timeout(Duration::from_secs(1), cancel).await;
                 }
                 Err(error)
@@ -76,6 +88,9 @@ struct Task {
     status_message: Option<String>,
     #[serde(default)]
     poll_interval: Option<u64>,
+    /// How long the client keeps it, in milliseconds (`null`: no limit).
+    #[serde(default)]
+    ttl: Option<u64>,
 }
 
 /// Polls `task` until its result can be read (it completed, or it waits for input that

@@ -51,9 +51,10 @@ impl<T: JsonSchema + DeserializeOwned + 'static> Inject for Elicit<T> {
 }
 
 impl Elicit {
-    /// Asks the client of the request `cx` is: for a tool made at run time
-    /// ([`ToolDef`](crate::ToolDef), declared with [`asks`](crate::ToolDef::asks)), whose
-    /// forms are values ([`form_schema`](Elicit::form_schema)).
+    /// Asks the client of the request `cx` is: for an item made at run time
+    /// ([`ToolDef`](crate::ToolDef), [`PromptDef`](crate::PromptDef),
+    /// [`ResourceDef`](crate::ResourceDef)) that declared it asks (`.asks()`).
+    /// Its forms are values ([`form_schema`](Elicit::form_schema)).
     pub fn new(cx: &Context) -> Elicit {
         Elicit {
             cx: cx.clone(),
@@ -102,9 +103,16 @@ impl<T: JsonSchema + DeserializeOwned + 'static> Elicit<T> {
                 capability: "elicitation",
             });
         }
-        let form = (self.cx.record().asking().forms)
+        let asking = self.cx.record().asking.as_deref();
+        let form = (asking.ok_or(AskError::Undeclared)?.forms)
             .get(TypeId::of::<T>())
-            .expect("the server made every form when it started");
+            .ok_or_else(|| {
+                AskError::Form(format!(
+                    "`{}` is not a form of this item's (made with `Elicit::new`, it shows \
+                     forms given as values: `form_schema`)",
+                    type_name::<T>()
+                ))
+            })?;
         let name = format!("the form `{}`", type_name::<T>());
         let content = self
             .show(&form, &key_of(type_name::<T>()), &name, message.into())
@@ -201,7 +209,7 @@ impl<T: JsonSchema + DeserializeOwned + 'static> Elicit<T> {
     /// can retry what waited on it; elsewhere it sends nothing. Whether it was sent.
     pub fn completed(&self, id: &str) -> bool {
         let record = self.cx.record();
-        if !record.version.has_url_elicitation_id() {
+        if !record.version.has_url_elicitation_id() || !self.url_supported() {
             return false;
         }
         let params = json!({"elicitationId": id});

@@ -39,8 +39,9 @@ impl Inject for Roots {
 }
 
 impl Roots {
-    /// Asks for the roots of the client of the request `cx` is: for a tool made at run time
-    /// ([`ToolDef`](crate::ToolDef), declared with [`asks`](crate::ToolDef::asks)).
+    /// Asks for the roots of the client of the request `cx` is: for an item made at run time
+    /// ([`ToolDef`](crate::ToolDef), [`PromptDef`](crate::PromptDef),
+    /// [`ResourceDef`](crate::ResourceDef)) that declared it asks (`.asks()`).
     pub fn new(cx: &Context) -> Roots {
         Roots { cx: cx.clone() }
     }

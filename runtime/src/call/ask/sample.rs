@@ -139,8 +139,9 @@ impl Inject for Sample {
 }
 
 impl Sample {
-    /// Asks the model of the client of the request `cx` is: for a tool made at run time
-    /// ([`ToolDef`](crate::ToolDef), declared with [`asks`](crate::ToolDef::asks)).
+    /// Asks the model of the client of the request `cx` is: for an item made at run time
+    /// ([`ToolDef`](crate::ToolDef), [`PromptDef`](crate::PromptDef),
+    /// [`ResourceDef`](crate::ResourceDef)) that declared it asks (`.asks()`).
     pub fn new(cx: &Context) -> Sample {
         Sample {
             cx: cx.clone(),

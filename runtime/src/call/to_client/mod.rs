@@ -192,6 +192,26 @@ impl Asking {
     }
 }
 
+impl Asking {
+    /// Asks the client `method` with `params` in a handshake session whatever becomes of the
+    /// call (a cancelled call's last word, such as cancelling the client's task), awaited at
+    /// most the ask timeout; `None` where the server sends no requests.
+    pub(crate) async fn request_regardless(
+        &self,
+        outlet: &Outlet,
+        method: &'static str,
+        params: Value,
+    ) -> Option<Result<Value, AskError>> {
+        match &self.how {
+            How::Requests { peer, timeout, .. } => {
+                let open = Gate::default();
+                Some(request(outlet, &open, peer, *timeout, method, params).await)
+            }
+            How::Rounds { .. } => None,
+        }
+    }
+}
+
 /// A request to the client, awaited at most `timeout` and while the call is not cancelled.
 async fn request(
     outlet: &Outlet,

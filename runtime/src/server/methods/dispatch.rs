@@ -195,6 +195,8 @@ impl Session {
             // The author's hook may refuse; it runs without the session's lock, so that it can
             // read the session's subscriptions.
             match subscribe {
+                // Subscribing again to what it has changes nothing, and asks the hook nothing.
+                true if lock().contains(uri) => {}
                 true => {
                     if let Err(refused) = engine.hooks.subscribe(&info, uri) {
                         return Err(refused.protocol_error(request.version));

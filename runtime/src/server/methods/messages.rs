@@ -89,11 +89,7 @@ impl Session {
                         }
                     }
                     Method::RootsListChanged => self.roots_changed(),
-                    Method::Initialized => {
-                        if let Some(info) = self.info() {
-                            self.engine.hooks.initialized(&info);
-                        }
-                    }
+                    Method::Initialized => self.initialized(),
                     _ => {}
                 }
                 Reply::None
