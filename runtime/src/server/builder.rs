@@ -502,7 +502,7 @@ impl Server {
 
     /// Runs `hook` once when a handshake session ends: its connection closed (stdio, in
     /// process), or an HTTP session deleted, expired, or still open when `serve_http` stops
-    /// (an [`HttpService`](crate::HttpService) in an app of one's own ends its sessions as they
+    /// (an `HttpService` in an app of one's own ends its sessions as they
     /// are deleted or expire).
     pub fn on_session_end(
         mut self,
