@@ -7,7 +7,7 @@ use crate::common;
 
 use std::time::Duration;
 
-use common::PipedServer;
+use common::{PipedServer, start_error};
 use serde_json::{Value, json};
 use toolwright::content::{Content, ResourceLink};
 use toolwright::prelude::*;
@@ -222,35 +222,28 @@ fn a_handler_sees_its_request_and_fails_as_a_function_does() {
     assert_eq!(missing.code, -32002, "{missing:?}");
 }
 
-fn build_error(server: Server) -> String {
-    match Client::new(server) {
-        Ok(_) => panic!("the server starts"),
-        Err(error) => error.to_string(),
-    }
-}
-
 #[test]
 fn what_a_generated_one_is_refused_for_a_run_time_one_is_too() {
     let prompt = |name: &'static str| PromptDef::new(name, |_: Value, _: Context| async { "" });
-    let named = build_error(Server::new("d", "1").prompt_def(prompt(" ")));
+    let named = start_error(Server::new("d", "1").prompt_def(prompt(" ")));
     assert!(named.contains("a prompt name cannot be empty"), "{named}");
     let twice = prompt("p").argument("a", "", true).argument("a", "", false);
-    let twice = build_error(Server::new("d", "1").prompt_def(twice));
+    let twice = start_error(Server::new("d", "1").prompt_def(twice));
     assert!(twice.contains("it has two arguments named `a`"), "{twice}");
-    let blank = build_error(Server::new("d", "1").prompt_def(prompt("p").argument(" ", "", true)));
+    let blank = start_error(Server::new("d", "1").prompt_def(prompt("p").argument(" ", "", true)));
     assert!(
         blank.contains("an argument's name cannot be empty"),
         "{blank}"
     );
-    let meta = build_error(Server::new("d", "1").prompt_def(prompt("p").meta(json!(1))));
+    let meta = start_error(Server::new("d", "1").prompt_def(prompt("p").meta(json!(1))));
     assert!(meta.contains("`meta` must be a JSON object"), "{meta}");
     let resource = |uri: &'static str| {
         ResourceDef::new("r", uri, |_: Value, _: Context| async { String::new() })
     };
-    let template = build_error(Server::new("d", "1").resource_def(resource("x://{a")));
+    let template = start_error(Server::new("d", "1").resource_def(resource("x://{a")));
     assert!(template.contains("is not a URI template"), "{template}");
     let unnamed = ResourceDef::new("", "x://a", |_: Value, _: Context| async { "" });
-    let unnamed = build_error(Server::new("d", "1").resource_def(unnamed));
+    let unnamed = start_error(Server::new("d", "1").resource_def(unnamed));
     assert!(
         unnamed.contains("a resource name cannot be empty"),
         "{unnamed}"

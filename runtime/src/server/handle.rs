@@ -47,6 +47,12 @@ impl ServedBy {
         let engine = self.engine.lock().unwrap_or_else(PoisonError::into_inner);
         engine.upgrade().ok_or(Error::NotServing)
     }
+
+    /// Every URI a client of the server is subscribed to now, in order.
+    fn subscriptions(&self) -> Result<Vec<String>> {
+        let subscribed = self.engine()?.listeners.subscriptions();
+        Ok(subscribed.into_iter().collect())
+    }
 }
 
 impl ServerHandle {
@@ -187,12 +193,7 @@ impl ServerHandle {
 
     /// Every URI a client is subscribed to now, as [`ResourceUpdates::subscriptions`] says.
     pub fn subscriptions(&self) -> Result<Vec<String>> {
-        Ok(self
-            .engine()?
-            .listeners
-            .subscriptions()
-            .into_iter()
-            .collect())
+        self.served.subscriptions()
     }
 }
 
@@ -221,13 +222,7 @@ impl ResourceUpdates {
     /// `resourceSubscriptions`, while they last. A server that watches what it serves watches
     /// these, even URIs no client has read yet.
     pub fn subscriptions(&self) -> Result<Vec<String>> {
-        Ok(self
-            .served
-            .engine()?
-            .listeners
-            .subscriptions()
-            .into_iter()
-            .collect())
+        self.served.subscriptions()
     }
 }
 
