@@ -38,8 +38,8 @@ mod tools;
 mod transport;
 
 pub use call::{
-    Answer, AskError, Auth, Cancellation, ClientInfo, Completing, Completion, Context, Elicit,
-    Extensions, Inject, IntoCompletion, Log, NoForm, Progress, Requirements, Root, Roots,
+    Answer, AskError, Auth, Caller, Cancellation, ClientInfo, Completing, Completion, Context,
+    Elicit, Extensions, Inject, IntoCompletion, Log, NoForm, Progress, Requirements, Root, Roots,
     RootsChanged, Sample, SamplingMessage, SamplingRequest, SamplingResult, State, TaskStart,
 };
 #[cfg(feature = "http")]
@@ -54,8 +54,8 @@ pub use protocol::{CacheScope, Era, Level, McpError, ProtocolVersion, UrlElicita
 pub use resources::IntoContents;
 pub use run::middleware;
 pub use server::{
-    Caller, DEFAULT_MAX_IN_FLIGHT, DEFAULT_MAX_MESSAGE_SIZE, Error, ResourceUpdates, Result,
-    Server, ServerHandle, ServerLog, SessionInfo, ToolOrder,
+    DEFAULT_MAX_IN_FLIGHT, DEFAULT_MAX_MESSAGE_SIZE, Error, ResourceUpdates, Result, Server,
+    ServerHandle, ServerLog, SessionInfo, ToolOrder,
 };
 pub use tasks::memory::MemoryTaskStore;
 #[cfg(feature = "redis")]

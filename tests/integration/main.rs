@@ -35,6 +35,7 @@ mod injection;
 mod item_requests;
 mod malformed;
 mod middleware;
+mod mounts;
 mod notes;
 mod oauth;
 mod oauth_cli;

@@ -60,6 +60,7 @@ pub(crate) fn shared_fields(
             file: #file,
             line: #line,
             module: ::core::module_path!(),
+            mount: ::core::option::Option::None,
         },
         handler: #private::Handler::#handler(__call),
     }

@@ -13,6 +13,7 @@ pub(crate) mod trace_context;
 
 pub(crate) mod span;
 
+pub(crate) mod caller;
 pub(crate) mod task;
 pub(crate) mod to_client;
 
@@ -36,6 +37,7 @@ pub use ask::{
     SamplingRequest, SamplingResult,
 };
 pub use auth::Auth;
+pub use caller::Caller;
 pub use cancel::Cancellation;
 pub use client::ClientInfo;
 pub use completion::{Completing, Completion, IntoCompletion};

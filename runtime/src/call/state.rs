@@ -38,12 +38,19 @@ impl<T: std::fmt::Debug> std::fmt::Debug for State<T> {
 }
 
 /// The server's states, by type.
-#[derive(Default)]
+#[derive(Default, Clone)]
 pub(crate) struct States(HashMap<TypeId, Arc<dyn Any + Send + Sync>>);
 
 impl States {
     pub(crate) fn insert<T: Send + Sync + 'static>(&mut self, value: Arc<T>) {
         self.0.insert(TypeId::of::<T>(), value);
+    }
+
+    /// These states, and those of `below` of the types these have none of.
+    pub(crate) fn over(&self, below: States) -> States {
+        let mut states = below.0;
+        states.extend(self.0.iter().map(|(id, value)| (*id, Arc::clone(value))));
+        States(states)
     }
 
     pub(crate) fn contains(&self, id: TypeId) -> bool {

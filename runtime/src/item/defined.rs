@@ -50,6 +50,7 @@ pub(crate) fn header(name: Cow<'static, str>, site: &'static Location<'static>) 
         file: site.file(),
         line: site.line(),
         module: "",
+        mount: None,
     }
 }
 

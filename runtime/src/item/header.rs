@@ -1,16 +1,25 @@
 //! What every kind of item is, whatever its kind adds: the header the macros emit once for a
-//! tool, a prompt, a resource or a template, and the item as a visibility rule or a middleware
-//! sees it.
+//! tool, a prompt, a resource or a template, where it is mounted, and the item as a visibility
+//! rule or a middleware sees it.
 
 use std::borrow::Cow;
+use std::sync::Arc;
 
+use crate::call::caller::Caller;
 use crate::call::inject::Requirements;
-use crate::protocol::wire::Icon;
+use crate::call::state::States;
+use crate::item::namespace::Namespace;
+use crate::protocol::wire::{Cache, Icon};
+use crate::tools::compiled::Options;
+
+/// A per-request rule: whether `caller` may see and use the tool, prompt or resource.
+pub(crate) type Rule = Arc<dyn Fn(ItemInfo<'_>, &Caller<'_>) -> bool + Send + Sync>;
 
 /// What every item is, whatever its kind: its name and texts, what its injected parameters
 /// need, its icons, tags, scopes and `_meta`, and where it is defined. The macros emit it once
 /// for every kind, borrowing what they write; an item made at run time owns its texts.
 /// Each kind's spec adds what is its own beside it.
+#[derive(Clone)]
 pub struct Header {
     /// Its name: unique among the server's items of its kind.
     pub name: Cow<'static, str>,
@@ -35,6 +44,9 @@ pub struct Header {
     /// The module it is defined in (`module_path!()`: the crate's name, then its modules);
     /// empty for an item made at run time, which nothing discovers.
     pub module: &'static str,
+    /// The mounts it is served through (`None` where it is defined: the macros say so).
+    #[doc(hidden)]
+    pub mount: Option<Arc<Mount>>,
 }
 
 impl Header {
@@ -64,7 +76,131 @@ impl Header {
             uri,
             tags: self.tags,
             scopes: self.scopes,
+            mount: self.mount.as_deref(),
         }
+    }
+
+    /// The same header under another name, served through `mount`.
+    pub(crate) fn mounted(&self, name: Cow<'static, str>, mount: Arc<Mount>) -> Header {
+        Header {
+            name,
+            title: self.title.clone(),
+            description: self.description.clone(),
+            requirements: self.requirements,
+            icons: self.icons,
+            tags: self.tags,
+            scopes: self.scopes,
+            meta: self.meta.clone(),
+            file: self.file,
+            line: self.line,
+            module: self.module,
+            mount: Some(mount),
+        }
+    }
+
+    /// `file:line` of the definition, and the mounts it is served through.
+    pub(crate) fn origin(&self) -> String {
+        match &self.mount {
+            None => self.location(),
+            Some(mount) => match mount.path() {
+                path if path.is_empty() => {
+                    format!("{} (mounted without a namespace)", self.location())
+                }
+                path => format!("{} (mounted as `{path}`)", self.location()),
+            },
+        }
+    }
+}
+
+/// One server mounted into another: the namespace its items take there, and what the mounted
+/// server keeps deciding for its own items.
+pub(crate) struct Level {
+    pub(crate) namespace: Namespace,
+    /// Its visibility rule, which sees its items as it names them.
+    pub(crate) rule: Option<Rule>,
+    /// Its states, which its items' parameters take before the server's.
+    pub(crate) states: States,
+    /// How its tools' schemas are shaped.
+    pub(crate) options: Options,
+    /// The cache hints of reads of its resources that give none.
+    pub(crate) reads_cache: Option<Cache>,
+}
+
+/// Where an item is served: the mounts it came through, outermost first (`team`, then
+/// `github`, for `team_github_search`).
+#[doc(hidden)]
+pub struct Mount {
+    pub(crate) levels: Vec<Arc<Level>>,
+}
+
+impl std::fmt::Debug for Mount {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.path())
+    }
+}
+
+impl Mount {
+    /// The mount of an item `level` mounts, which `inner` placed before (`None`: defined there).
+    pub(crate) fn outside(level: &Arc<Level>, inner: Option<&Mount>) -> Mount {
+        let mut levels = vec![Arc::clone(level)];
+        levels.extend(inner.into_iter().flat_map(|m| m.levels.iter().cloned()));
+        Mount { levels }
+    }
+
+    /// The server the item is defined in, as mounted.
+    pub(crate) fn own(&self) -> &Arc<Level> {
+        self.levels.last().expect("a mount has a level")
+    }
+
+    /// Whether both items are defined in the same mounted server.
+    pub(crate) fn same_server(&self, other: &Mount) -> bool {
+        Arc::ptr_eq(self.own(), other.own())
+    }
+
+    /// The namespaces, outermost first: `team/github`.
+    pub(crate) fn path(&self) -> String {
+        let names: Vec<String> = self
+            .levels
+            .iter()
+            .map(|l| l.namespace.to_string())
+            .collect();
+        names.join("/")
+    }
+
+    /// Where a resource at `local` in the item's own server is served.
+    pub(crate) fn uri(&self, local: &str) -> Result<String, String> {
+        self.levels
+            .iter()
+            .rev()
+            .try_fold(local.to_owned(), |uri, level| level.namespace.uri(&uri))
+    }
+
+    /// What the item's own server calls the resource at `uri`; `None` outside its namespaces.
+    pub(crate) fn local_uri(&self, uri: &str) -> Option<String> {
+        self.levels
+            .iter()
+            .try_fold(uri.to_owned(), |uri, level| level.namespace.local_uri(&uri))
+    }
+
+    /// Whether the rules of the servers `item` is mounted from let `caller` see it, each seeing
+    /// it as that server names it.
+    pub(crate) fn allows(&self, item: ItemInfo<'_>, caller: &Caller<'_>) -> bool {
+        let (mut name, mut uri) = (item.name, item.uri.map(str::to_owned));
+        self.levels.iter().all(|level| {
+            if item.kind != ItemKind::Resource {
+                name = level.namespace.local_name(name).unwrap_or(name);
+            }
+            uri = uri.as_deref().and_then(|u| level.namespace.local_uri(u));
+            level.rule.as_ref().is_none_or(|rule| {
+                let local = ItemInfo {
+                    name,
+                    uri: uri.as_deref(),
+                    mount: None,
+                    ..item
+                };
+                rule(local, caller)
+            })
+        })
     }
 }
 
@@ -88,6 +224,7 @@ pub struct ItemInfo<'a> {
     uri: Option<&'a str>,
     tags: &'static [&'static str],
     scopes: &'static [&'static str],
+    mount: Option<&'a Mount>,
 }
 
 /// A tool, as a visibility rule or a middleware sees it.
@@ -122,5 +259,10 @@ impl<'a> ItemInfo<'a> {
     /// What a caller must have been granted to see and use it (`scopes("notes:write")`).
     pub fn scopes(&self) -> &'static [&'static str] {
         self.scopes
+    }
+
+    /// The mounts it is served through, in the server it is served by.
+    pub(crate) fn mount(&self) -> Option<&'a Mount> {
+        self.mount
     }
 }

@@ -4,6 +4,8 @@
 //! Above what a call sees (`call`), below how it runs (`run`). Each file imports only those
 //! above it in this list.
 
+pub(crate) mod namespace;
+
 pub(crate) mod handler;
 pub(crate) mod header;
 pub(crate) mod shared;

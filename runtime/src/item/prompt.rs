@@ -10,6 +10,7 @@ use crate::item::header::{Header, ItemInfo, ItemKind};
 use crate::prompts::output::PromptOutput;
 
 /// Everything `#[mcp_prompt]` knows about a prompt at compile time.
+#[derive(Clone)]
 pub struct PromptSpec {
     /// What every item has: its name, texts, needs, icons, tags, scopes, `_meta` and where
     /// it is defined.

@@ -11,6 +11,7 @@ use crate::resources::contents::ResourceOutput;
 use crate::tools::content::Role;
 
 /// Everything `#[mcp_resource]` knows about a resource at compile time.
+#[derive(Clone)]
 pub struct ResourceSpec {
     /// What every item has: its name, texts, needs, icons, tags, scopes, `_meta` and where
     /// it is defined.

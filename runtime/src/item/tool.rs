@@ -38,6 +38,7 @@ impl TaskSupport {
 }
 
 /// Everything `#[mcp_tool]` knows about a tool at compile time.
+#[derive(Clone)]
 pub struct ToolSpec {
     /// What every item has: the tool's name (unique in a server), texts, needs, icons, tags,
     /// scopes, `_meta` and where it is defined.

@@ -31,6 +31,15 @@ pub(crate) enum PromptRepr {
 }
 
 impl PromptOutput {
+    /// The URIs of its messages' links and embedded resources, changed where `rewrite` gives
+    /// another.
+    pub(crate) fn rewrite_uris(&mut self, rewrite: &dyn Fn(&str) -> Option<String>) {
+        if let PromptRepr::Messages(messages) = &mut self.repr {
+            let contents = messages.messages.iter_mut().map(|m| &mut m.content);
+            contents.for_each(|c| c.rewrite_uri(rewrite));
+        }
+    }
+
     pub(crate) fn messages(messages: Messages) -> PromptOutput {
         PromptOutput {
             repr: PromptRepr::Messages(messages),

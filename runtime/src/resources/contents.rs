@@ -44,6 +44,17 @@ pub(crate) enum ResourceRepr {
 }
 
 impl ResourceOutput {
+    /// The URIs of its contents, changed where `rewrite` gives another.
+    pub(crate) fn rewrite_uris(&mut self, rewrite: &dyn Fn(&str) -> Option<String>) {
+        if let ResourceRepr::Contents(contents) = &mut self.repr {
+            for content in contents {
+                if let Some(rewritten) = rewrite(&content.uri) {
+                    content.uri = rewritten;
+                }
+            }
+        }
+    }
+
     pub(crate) fn new(repr: ResourceRepr) -> ResourceOutput {
         ResourceOutput { repr }
     }

@@ -19,6 +19,7 @@ use std::task::{Context as TaskContext, Poll};
 use tower_layer::Layer;
 use tower_service::Service;
 
+use crate::item::header::Level;
 pub use crate::run::tool_call::ToolCall;
 use crate::tools::ToolOutput;
 use crate::tools::error::ToolError;
@@ -124,6 +125,47 @@ async fn through(service: &tokio::sync::Mutex<BoxedService>, call: ToolCall) -> 
         }
     };
     answer.await.unwrap_or_else(|error| refused(&error))
+}
+
+/// The middleware of a server mounted through `level`, around its own tools only: a call of
+/// any other tool goes on inward. Every split is innermost in its server's stack (below it is
+/// only another split, or the tool), so what it passes on is always ready.
+pub(crate) fn split(level: Arc<Level>, chain: Arc<Chain>) -> Wrap {
+    Box::new(move |inner| {
+        boxed(Split {
+            level,
+            chain,
+            inner,
+        })
+    })
+}
+
+/// The service [`split`] makes.
+struct Split {
+    level: Arc<Level>,
+    chain: Arc<Chain>,
+    inner: BoxedService,
+}
+
+impl Service<ToolCall> for Split {
+    type Response = ToolOutput;
+    type Error = BoxError;
+    type Future = BoxFuture;
+
+    fn poll_ready(&mut self, cx: &mut TaskContext<'_>) -> Poll<Result<(), BoxError>> {
+        self.inner.poll_ready(cx)
+    }
+
+    fn call(&mut self, call: ToolCall) -> BoxFuture {
+        let mounted = call.tool.spec.header.mount.as_ref();
+        match mounted.is_some_and(|m| m.levels.iter().any(|l| Arc::ptr_eq(l, &self.level))) {
+            true => {
+                let chain = Arc::clone(&self.chain);
+                Box::pin(async move { Ok(chain.call(call).await) })
+            }
+            false => self.inner.call(call),
+        }
+    }
 }
 
 /// A layer's error, as the call's result: a [`ToolError`]'s message as it is, any other error's

@@ -4,8 +4,11 @@
 //! been), a prompt's and a resource's in `server`. Registries share them; a call holds its item
 //! until it is answered, so an item removed meanwhile still answers the calls that began with it.
 
+use std::sync::Arc;
+
 use serde_json::value::RawValue;
 
+use crate::call::state::States;
 use crate::item::handler::Instance;
 use crate::item::shared::Shared;
 use crate::item::tool::ToolSpec;
@@ -20,6 +23,9 @@ pub(crate) struct Held {
     pub(crate) needs: Needs,
     /// Its `_meta`, compacted once (2025-06-18 on).
     pub(crate) meta: Option<Box<RawValue>>,
+    /// The states its parameters take: the server's, under those of every server it is
+    /// mounted from (the innermost first).
+    pub(crate) states: Arc<States>,
 }
 
 /// What an item's parameters need of a call, read once from its requirements.

@@ -10,10 +10,12 @@ use std::time::Duration;
 use tower_layer::Layer;
 use tower_service::Service as TowerService;
 
+use crate::call::caller::Caller;
 use crate::call::state::States;
 use crate::call::to_client::form::Forms;
 use crate::item::discovery::{self, Item};
 use crate::item::handler::Instance;
+use crate::item::header::Rule;
 use crate::item::header::{ItemKind, ToolInfo};
 use crate::item::prompt::Prompt;
 use crate::item::prompt_def::PromptDef;
@@ -30,14 +32,14 @@ use crate::run::middleware::{self, BoxError, BoxedService, Chain, ToolCall, Wrap
 use crate::run::sync_pool;
 use crate::run::workers::Workers;
 use crate::server::catalog::{Items, Pending};
-use crate::server::engine::{Engine, Limits, RootsHook};
+use crate::server::engine::{Engine, Limits};
 use crate::server::error::{Error, Result};
 use crate::server::handle::{ResourceUpdates, ServedBy, ServerHandle, ServerLog};
 use crate::server::hooks::{Hooks, SessionInfo};
 use crate::server::listeners::Listeners;
+use crate::server::mount::{self, Child, Handed, Mounted};
 use crate::server::request_state::Sealer;
 use crate::server::toolset::{self, Admission, Names, ToolOrder, ToolSet};
-use crate::server::visibility::{Caller, Rule};
 use crate::tasks::book::TaskBook;
 use crate::tasks::memory::MemoryTaskStore;
 use crate::tasks::store::TaskStore;
@@ -86,6 +88,8 @@ pub struct Server {
     updates: Option<Arc<ServedBy>>,
     /// What a [`ServerLog`] sends through, once the server is built.
     logs: Option<Arc<ServedBy>>,
+    /// What mounted servers bring that is not an item.
+    mounted: Mounted,
     expose_internal_errors: bool,
     decode_string_arguments: bool,
     /// Tools with any of these tags are left out.
@@ -94,7 +98,6 @@ pub struct Server {
     /// Layers around every tool call, the first outermost.
     layers: Vec<Wrap>,
     ask_timeout: Duration,
-    on_roots_changed: Option<RootsHook>,
     hooks: Hooks,
     /// The key of 2026-07-28 request states; random per process when `None`.
     state_key: Option<Vec<u8>>,
@@ -145,13 +148,13 @@ impl Server {
             served_by: None,
             updates: None,
             logs: None,
+            mounted: Mounted::default(),
             expose_internal_errors: false,
             decode_string_arguments: true,
             without_tags: Vec::new(),
             visibility: None,
             layers: Vec::new(),
             ask_timeout: Duration::from_secs(600),
-            on_roots_changed: None,
             hooks: Hooks::default(),
             state_key: None,
             state_ttl: Duration::from_secs(900),
@@ -319,6 +322,73 @@ impl Server {
         self
     }
 
+    /// Serves the items of `child` too, under `namespace`: its tools and prompts as
+    /// `namespace_name`, its resources and templates at `scheme://namespace/rest` (for
+    /// `scheme://rest`). Mounts stack: a server mounted into a mounted server takes both
+    /// namespaces, outermost first (`team_github_search`).
+    ///
+    /// The child keeps deciding for its own items: its states (which its items' parameters take
+    /// before this server's), its visibility rule and tags filter (seeing its items as it names
+    /// them), its middleware (inside this server's), its schema profile, the cache hints of its
+    /// reads, and its session hooks (asked about its own resources, by the URIs it knows). Its
+    /// handles keep working while this server serves, naming items as the child does. This
+    /// server decides the rest: its identity, limits, pages and order, error masking, task
+    /// store, authorization, and its own visibility rule and tags filter on top of the child's.
+    /// Two items that end up with one name, or two resources that can serve one URI, stop the
+    /// server when it is built, naming both definitions and the mounts they came through.
+    ///
+    /// ```
+    /// use toolwright_runtime::Server;
+    ///
+    /// # fn github() -> Server { Server::new("github", "1") }
+    /// # fn database() -> Server { Server::new("database", "1") }
+    /// let server = Server::new("team", "1.0.0")
+    ///     .mount("github", github())
+    ///     .mount("db", database());
+    /// ```
+    ///
+    /// A namespace has up to 32 characters, each a letter, a digit or `-`; the empty one
+    /// mounts the child's items under their own names (collisions are still refused). A server
+    /// is mounted by value, so it cannot be mounted into itself.
+    pub fn mount(mut self, namespace: &str, child: Server) -> Server {
+        let mounting = mount::mount(namespace, child.into_child());
+        self.tools.extend(mounting.tools);
+        self.items.extend(mounting.items);
+        self.errors.extend(mounting.errors);
+        self.mounted.absorb(mounting.mounted);
+        self.hooks.mounted.extend(mounting.hooks);
+        self
+    }
+
+    /// The builder, taken apart to be mounted.
+    fn into_child(self) -> Child {
+        let handles = [
+            (self.served_by, Handed::Changes),
+            (self.updates, Handed::Updates),
+            (self.logs, Handed::Log),
+        ];
+        Child {
+            tools: self.tools,
+            items: self.items,
+            skills: self.skills.is_some(),
+            states: self.states,
+            errors: self.errors,
+            options: self.options,
+            without_tags: self.without_tags,
+            visibility: self.visibility,
+            layers: self.layers,
+            hooks: self.hooks,
+            handles: handles
+                .into_iter()
+                .filter_map(|(served, handed)| Some((served?, handed)))
+                .collect(),
+            mounted: self.mounted,
+            cache_ttl: self.cache_ttl,
+            reads_cache: self.reads_cache,
+            tasks: self.task_store_chosen,
+        }
+    }
+
     /// Shares `value` with every tool that takes a `State<T>` parameter.
     pub fn state<T: Send + Sync + 'static>(self, value: T) -> Server {
         self.shared_state(Arc::new(value))
@@ -453,7 +523,7 @@ impl Server {
         mut self,
         hook: impl Fn(crate::call::ask::RootsChanged) + Send + Sync + 'static,
     ) -> Server {
-        self.on_roots_changed = Some(Box::new(hook));
+        self.hooks.roots_changed = Some(Box::new(hook));
         self
     }
 
@@ -756,11 +826,12 @@ impl Server {
                 Admission::Taken(seen) => return Err(toolset::clash(&seen, &spec)),
             }
         }
+        let states = Arc::new(self.states);
         let mut forms = Forms::default();
         let served = admitted
             .into_iter()
             .map(|(spec, instance)| {
-                toolset::serve(spec, instance, self.options, &self.states, &mut forms)
+                toolset::serve(spec, instance, self.options, &states, &mut forms)
             })
             .collect::<Result<Vec<_>>>()?;
         let items = self.items.into_iter().filter(|item| {
@@ -770,12 +841,13 @@ impl Server {
             };
             !tags.iter().any(|tag| without.iter().any(|w| w == tag))
         });
-        let items = Items::new(items.collect(), &self.states)?;
+        let items = Items::new(items.collect(), &states)?;
         let page_size = self.page_size.unwrap_or(usize::MAX);
         let runs_tasks = served.iter().any(|t| t.spec.task != TaskSupport::Forbidden);
         let scoped = served.iter().any(|t| !t.spec.header.scopes.is_empty());
         let tools = ToolSet::new(served, names, forms, self.order, page_size, self.options);
-        let changing = self.served_by.is_some();
+        let changing = self.served_by.is_some() || self.mounted.hands(Handed::Changes);
+        let mounted_logs = self.mounted.hands(Handed::Log);
         let skills = match &self.skills {
             Some(folder) => Some(Skills::load(folder).map_err(|e| Error::Skills(e.to_string()))?),
             None => None,
@@ -793,14 +865,17 @@ impl Server {
             changing,
             prompts: !catalog.prompts.is_empty(),
             resources: catalog.has_resources() || skills.is_some(),
-            updates: self.updates.is_some() || changing,
+            updates: self.updates.is_some() || self.mounted.hands(Handed::Updates) || changing,
             completions: !catalog.prompts.is_empty()
                 || catalog.resources.iter().any(|r| !r.template.is_static()),
             skills: skills.as_ref().map(|_| true),
-            tasks: self.task_store_chosen || runs_tasks,
+            tasks: self.task_store_chosen || self.mounted.tasks || runs_tasks,
         };
         // A list that can change at any moment is cached only as long as the server says.
-        let cache_ttl = match (self.cache_ttl, changing) {
+        let cache_ttl = match (
+            mount::shortest(self.cache_ttl, self.mounted.cache_ttl),
+            changing,
+        ) {
             (Some(ttl), _) => ttl,
             (None, true) => Duration::ZERO,
             (None, false) => DEFAULT_CACHE_TTL,
@@ -817,16 +892,21 @@ impl Server {
             expose_internal_errors: self.expose_internal_errors,
             decode_string_arguments: self.decode_string_arguments,
             visibility: self.visibility,
-            middleware: (!self.layers.is_empty()).then(|| Arc::new(Chain::new(self.layers))),
+            mounted_rules: self.mounted.rules,
+            middleware: {
+                // The mounted servers' layers are innermost, each around its own tools.
+                let mut wraps = self.layers;
+                wraps.extend(self.mounted.splits);
+                (!wraps.is_empty()).then(|| Arc::new(Chain::new(wraps)))
+            },
             tools,
             changing,
-            logs: self.logs.is_some(),
+            logs: self.logs.is_some() || mounted_logs,
             listeners: Listeners::default(),
-            states: Arc::new(self.states),
+            states,
             workers: Workers::new(self.max_sync_threads),
             in_flight: Default::default(),
             ask_timeout: self.ask_timeout,
-            on_roots_changed: self.on_roots_changed,
             hooks: self.hooks,
             sealer: Sealer::new(
                 self.state_key.unwrap_or_else(Sealer::random_key),
@@ -841,7 +921,10 @@ impl Server {
             scoped: AtomicBool::new(scoped || catalog_scoped),
         });
         for served_by in self.served_by.iter().chain(&self.updates).chain(&self.logs) {
-            served_by.attach(&engine);
+            served_by.attach(&engine, None);
+        }
+        for (served_by, mount, _) in self.mounted.handles {
+            served_by.attach(&engine, Some(Arc::new(mount)));
         }
         Ok(engine)
     }

@@ -121,7 +121,7 @@ pub(crate) enum Pending {
 
 impl Items {
     /// Serves `pending`, in their order; the first clash or unmet need is the error.
-    pub(crate) fn new(pending: Vec<Pending>, states: &States) -> Result<Items> {
+    pub(crate) fn new(pending: Vec<Pending>, states: &Arc<States>) -> Result<Items> {
         let items = Items {
             current: RwLock::default(),
             registered: Mutex::default(),
@@ -175,7 +175,7 @@ impl Items {
         &self,
         spec: Shared<PromptSpec>,
         instance: Option<Instance>,
-        states: &States,
+        states: &Arc<States>,
     ) -> Result<()> {
         self.change(|registered| {
             admit_prompt(registered, &spec, false)?;
@@ -190,7 +190,7 @@ impl Items {
         &self,
         spec: Shared<ResourceSpec>,
         instance: Option<Instance>,
-        states: &States,
+        states: &Arc<States>,
     ) -> Result<()> {
         self.change(|registered| {
             let resource = serve_resource(spec, instance, states)?;

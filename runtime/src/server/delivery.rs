@@ -29,7 +29,11 @@ pub(crate) struct Delivery {
 }
 
 impl Finish for Delivery {
-    fn finish(self, tool: &ServedTool, record: &CallRecord, output: ToolOutput) {
+    fn finish(self, tool: &ServedTool, record: &CallRecord, mut output: ToolOutput) {
+        // Links to a mounted server's own resources point where this server serves them.
+        if let Some(mount) = &tool.spec.header.mount {
+            output.rewrite_uris(&|uri| self.engine.outward(mount, uri));
+        }
         // A masked error's event belongs to the call's span. The span closes when this
         // function's locals drop, before the call stops counting as in flight (`self`).
         let span = record.span.take();

@@ -8,9 +8,10 @@ use std::time::Duration;
 
 use serde_json::value::RawValue;
 
-use crate::call::ask::RootsChanged;
+use crate::call::caller::Caller;
 use crate::call::state::States;
-use crate::item::header::ItemInfo;
+use crate::item::header::Rule;
+use crate::item::header::{ItemInfo, Mount};
 use crate::item::tool::ToolSpec;
 use crate::protocol::ProtocolVersion;
 use crate::protocol::jsonrpc::ProtocolError;
@@ -26,11 +27,8 @@ use crate::server::registry::Registry;
 use crate::server::request_state::Sealer;
 use crate::server::served_items::{ServedPrompt, ServedResource};
 use crate::server::toolset::ToolSet;
-use crate::server::visibility::{self, Caller, Rule};
+use crate::server::visibility;
 use crate::tasks::book::TaskBook;
-
-/// What hears a client's roots change.
-pub(crate) type RootsHook = Box<dyn Fn(RootsChanged) + Send + Sync>;
 
 /// What the server holds each transport to.
 #[derive(Debug, Clone)]
@@ -58,6 +56,8 @@ pub(crate) struct Engine {
     pub(crate) decode_string_arguments: bool,
     /// Which tools each caller sees, when that varies.
     pub(crate) visibility: Option<Rule>,
+    /// A mounted server has a rule of its own for its items.
+    pub(crate) mounted_rules: bool,
     /// The layers around every tool call, when there are any.
     pub(crate) middleware: Option<Arc<Chain>>,
     /// The tools, as served now.
@@ -73,8 +73,6 @@ pub(crate) struct Engine {
     pub(crate) in_flight: Arc<InFlight>,
     /// How long an ask in a handshake session waits for the client.
     pub(crate) ask_timeout: Duration,
-    /// Hears a handshake client announce that its roots changed.
-    pub(crate) on_roots_changed: Option<RootsHook>,
     /// What the author hears of a session's life.
     pub(crate) hooks: Hooks,
     /// Seals and opens 2026-07-28 request states.
@@ -117,8 +115,12 @@ impl Engine {
     /// only where the resource itself says so.
     pub(crate) fn read_cache(&self, resource: &ServedResource) -> Cache {
         let spec = &resource.spec;
-        let own = self.reads_cache;
-        let private = resource.per_caller() || self.visibility.is_some();
+        // A mounted resource's default is the one of the innermost server that set one.
+        let mut levels = spec.header.mount.iter().flat_map(|m| m.levels.iter().rev());
+        let own = levels
+            .find_map(|l| l.reads_cache)
+            .unwrap_or(self.reads_cache);
+        let private = resource.per_caller() || self.chooses();
         Cache {
             ttl_ms: spec.ttl_ms.unwrap_or(own.ttl_ms),
             cache_scope: match (private, spec.cache_scope) {
@@ -162,7 +164,20 @@ impl Engine {
     /// Whether what is listed depends on the caller: a rule chooses per caller, or some item
     /// needs scopes.
     fn per_caller(&self) -> bool {
-        self.visibility.is_some() || self.scoped.load(Ordering::Relaxed)
+        self.chooses() || self.scoped.load(Ordering::Relaxed)
+    }
+
+    /// Whether a rule (this server's, or a mounted server's) chooses items per caller.
+    fn chooses(&self) -> bool {
+        self.visibility.is_some() || self.mounted_rules
+    }
+
+    /// Whether the rules let the caller of a request `caller` describes see `item`, whatever
+    /// scopes it needs.
+    fn ruled_in(&self, item: ItemInfo, caller: &Caller<'_>) -> bool {
+        let own = self.visibility.as_ref();
+        own.is_none_or(|rule| rule(item, caller))
+            && item.mount().is_none_or(|mount| mount.allows(item, caller))
     }
 
     /// An item needing `scopes` is served: from now on, lists are made per caller.
@@ -244,12 +259,7 @@ impl Engine {
         let auth = caller.auth()?;
         let scopes = item.scopes();
         let lacking = scopes.iter().any(|s| !auth.has_scope(s));
-        let rule = || {
-            self.visibility
-                .as_ref()
-                .is_none_or(|rule| rule(item, caller))
-        };
-        (lacking && rule()).then_some(scopes)
+        (lacking && self.ruled_in(item, caller)).then_some(scopes)
     }
 
     /// What [`Engine::lacking`] finds for the resource a read of `uri` would reach.
@@ -262,13 +272,23 @@ impl Engine {
         if !self.scoped.load(Ordering::Relaxed) {
             return None;
         }
-        let rule = |item: ItemInfo| {
-            self.visibility
-                .as_ref()
-                .is_none_or(|rule| rule(item, caller))
-        };
-        match catalog.reach(uri, |r| rule(r.spec.info())) {
+        match catalog.reach(uri, |r| self.ruled_in(r.spec.info(), caller)) {
             Reached::Resource(resource, _) => self.lacking(resource.spec.info(), caller),
+            _ => None,
+        }
+    }
+
+    /// Where a link to `uri` in what an item mounted through `mount` returned points, as this
+    /// server serves it: namespaced when the item's own server serves that URI (then so does
+    /// this one, at the namespaced URI); `None` for any other URI, left as it is.
+    pub(crate) fn outward(&self, mount: &Mount, uri: &str) -> Option<String> {
+        let served = mount.uri(uri).ok()?;
+        let own = |r: &ServedResource| {
+            let theirs = r.spec.header.mount.as_deref();
+            theirs.is_some_and(|m| m.same_server(mount))
+        };
+        match self.catalog().reach(&served, own) {
+            Reached::Resource(..) => Some(served),
             _ => None,
         }
     }

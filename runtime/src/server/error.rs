@@ -58,6 +58,9 @@ pub enum Error {
     /// The `Authorization` given to the HTTP endpoint cannot
     /// be used: its resource URI, its authorization servers or its scopes.
     Authorization(String),
+    /// A server cannot be mounted as asked: a namespace that cannot be one, or an item the
+    /// namespace cannot be given.
+    Mount(String),
     /// Reading stdin or writing stdout failed, or the async runtime could not start.
     Io(std::io::Error),
 }
@@ -80,8 +83,8 @@ impl Error {
         Error::Clash {
             kind,
             detail,
-            first: first.location(),
-            second: second.location(),
+            first: first.origin(),
+            second: second.origin(),
         }
     }
 
@@ -90,7 +93,7 @@ impl Error {
         Error::InvalidItem {
             kind,
             name: header.name.to_string(),
-            location: header.location(),
+            location: header.origin(),
             problem,
         }
     }
@@ -141,6 +144,7 @@ impl fmt::Display for Error {
             ),
             Error::Skills(problem) => write!(f, "the skills cannot be served: {problem}"),
             Error::Discovery(problem) => f.write_str(problem),
+            Error::Mount(problem) => write!(f, "the server cannot be mounted: {problem}"),
             Error::Io(e) => write!(f, "i/o error: {e}"),
         }
     }

@@ -7,18 +7,19 @@ use std::sync::{Arc, Mutex, PoisonError, Weak};
 use serde::Serialize;
 
 use crate::item::handler::Instance;
-use crate::item::header::ItemKind;
+use crate::item::header::{ItemKind, Mount};
 use crate::item::prompt::{Prompt, PromptSpec};
 use crate::item::prompt_def::PromptDef;
 use crate::item::resource::{Resource, ResourceSpec};
 use crate::item::resource_def::ResourceDef;
 use crate::item::shared::Shared;
-use crate::item::tool::Tool;
+use crate::item::tool::{Tool, ToolSpec};
 use crate::item::tool_def::ToolDef;
 use crate::protocol::Level;
 use crate::server::engine::Engine;
 use crate::server::error::{Error, Result};
 use crate::server::listeners::List;
+use crate::server::mounting;
 
 /// Changes the tools of a running server: adds, removes, enables and disables them. Clients
 /// that can hear it are told (`notifications/tools/list_changed` in a handshake session;
@@ -31,15 +32,72 @@ pub struct ServerHandle {
 }
 
 /// The server a handle changes, once it is built: held weakly, so a handle kept after the
-/// server stopped does not keep it alive.
+/// server stopped does not keep it alive; and, for the handle of a server mounted into it, the
+/// mount its items are served through, so that the handle names them as its own server does.
 #[derive(Default)]
 pub(crate) struct ServedBy {
     engine: Mutex<Weak<Engine>>,
+    mount: Mutex<Option<Arc<Mount>>>,
 }
 
 impl ServedBy {
-    pub(crate) fn attach(&self, engine: &Arc<Engine>) {
+    pub(crate) fn attach(&self, engine: &Arc<Engine>, mount: Option<Arc<Mount>>) {
         *self.engine.lock().unwrap_or_else(PoisonError::into_inner) = Arc::downgrade(engine);
+        *self.mount.lock().unwrap_or_else(PoisonError::into_inner) = mount;
+    }
+
+    fn mount(&self) -> Option<Arc<Mount>> {
+        self.mount
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+
+    /// What the served server calls the tool or prompt this handle's server calls `name`.
+    fn name<'a>(&self, name: &'a str) -> Cow<'a, str> {
+        match self.mount() {
+            Some(mount) => Cow::Owned(mounting::name_in(name, &mount)),
+            None => Cow::Borrowed(name),
+        }
+    }
+
+    /// Where the served server has the resource this handle's server has at `uri`.
+    fn uri(&self, uri: &str) -> Result<String> {
+        match self.mount() {
+            Some(mount) => mount.uri(uri).map_err(Error::Mount),
+            None => Ok(uri.to_owned()),
+        }
+    }
+
+    /// The tool of `spec`, as the served server serves it.
+    fn tool(&self, spec: Shared<ToolSpec>) -> Result<Shared<ToolSpec>> {
+        match self.mount() {
+            Some(mount) => mounting::tool_in(&spec, &mount),
+            None => Ok(spec),
+        }
+    }
+
+    /// The prompt of `spec`, as the served server serves it.
+    fn prompt(&self, spec: Shared<PromptSpec>) -> Shared<PromptSpec> {
+        match self.mount() {
+            Some(mount) => mounting::prompt_in(&spec, &mount),
+            None => spec,
+        }
+    }
+
+    /// The resource of `spec`, as the served server serves it.
+    fn resource(&self, spec: Shared<ResourceSpec>) -> Result<Shared<ResourceSpec>> {
+        match self.mount() {
+            Some(mount) => mounting::resource_in(&spec, &mount),
+            None => Ok(spec),
+        }
+    }
+
+    /// Tells the clients subscribed to the resource this handle's server has at `uri`.
+    fn updated(&self, uri: &str) -> Result<()> {
+        let uri = self.uri(uri)?;
+        self.engine()?.listeners.updated(&uri);
+        Ok(())
     }
 
     /// The server, while it serves.
@@ -48,10 +106,17 @@ impl ServedBy {
         engine.upgrade().ok_or(Error::NotServing)
     }
 
-    /// Every URI a client of the server is subscribed to now, in order.
+    /// Every URI a client of the server is subscribed to now, in order: of a mounted server's
+    /// handle, those of its own resources, as it names them.
     fn subscriptions(&self) -> Result<Vec<String>> {
         let subscribed = self.engine()?.listeners.subscriptions();
-        Ok(subscribed.into_iter().collect())
+        Ok(match self.mount() {
+            None => subscribed.into_iter().collect(),
+            Some(mount) => subscribed
+                .iter()
+                .filter_map(|uri| mount.local_uri(uri))
+                .collect(),
+        })
     }
 }
 
@@ -72,36 +137,37 @@ impl ServerHandle {
     /// Serves the tool of `#[mcp_tool] fn T` too. Its name must be free; its schemas are
     /// checked as at start-up.
     pub fn add_tool<T: Tool>(&self) -> Result<()> {
+        let spec = self.served.tool(T::spec().into())?;
         self.change(|engine| {
-            engine.needs_scopes(T::spec().header.scopes);
-            engine.tools.add(T::spec().into(), None, &engine.states)
+            engine.needs_scopes(spec.header.scopes);
+            engine.tools.add(spec, None, &engine.states)
         })
     }
 
     /// Serves a tool made at run time ([`ToolDef`]) too, checked as at start-up: its name free,
     /// its schemas valid.
     pub fn add_tool_def(&self, tool: ToolDef) -> Result<()> {
+        let spec = self.served.tool(Shared::Owned(Arc::new(tool.spec)))?;
         self.change(|engine| {
-            engine.needs_scopes(tool.spec.header.scopes);
-            let spec = Shared::Owned(Arc::new(tool.spec));
+            engine.needs_scopes(spec.header.scopes);
             engine.tools.add(spec, Some(tool.handler), &engine.states)
         })
     }
 
     /// Stops serving the tool named `name` and forgets it.
     pub fn remove_tool(&self, name: &str) -> Result<()> {
-        self.change(|engine| engine.tools.remove(name))
+        self.change(|engine| engine.tools.remove(&self.served.name(name)))
     }
 
     /// Serves the tool named `name` again (it was disabled).
     pub fn enable_tool(&self, name: &str) -> Result<()> {
-        self.change(|engine| engine.tools.enable(name, true))
+        self.change(|engine| engine.tools.enable(&self.served.name(name), true))
     }
 
     /// Stops serving the tool named `name`, keeping it to enable later: it leaves the lists and
     /// calls of it are unknown-tool errors.
     pub fn disable_tool(&self, name: &str) -> Result<()> {
-        self.change(|engine| engine.tools.enable(name, false))
+        self.change(|engine| engine.tools.enable(&self.served.name(name), false))
     }
 
     /// Serves the prompt of `#[mcp_prompt] fn P` too; its name must be free. The server must
@@ -128,6 +194,7 @@ impl ServerHandle {
                  the start to add more later",
             ));
         }
+        let spec = self.served.prompt(spec);
         engine.needs_scopes(spec.header.scopes);
         engine.items.add_prompt(spec, instance, &engine.states)?;
         engine.listeners.changed(List::Prompts);
@@ -137,7 +204,7 @@ impl ServerHandle {
     /// Stops serving the prompt named `name`.
     pub fn remove_prompt(&self, name: &str) -> Result<()> {
         let engine = self.engine()?;
-        engine.items.remove_prompt(name)?;
+        engine.items.remove_prompt(&self.served.name(name))?;
         engine.listeners.changed(List::Prompts);
         Ok(())
     }
@@ -170,6 +237,7 @@ impl ServerHandle {
                  completion; serve a template from the start to add more later",
             ));
         }
+        let spec = self.served.resource(spec)?;
         engine.needs_scopes(spec.header.scopes);
         engine.items.add_resource(spec, instance, &engine.states)?;
         engine.listeners.changed(List::Resources);
@@ -179,7 +247,7 @@ impl ServerHandle {
     /// Stops serving the resource (or template) whose URI (or template) is `uri`.
     pub fn remove_resource(&self, uri: &str) -> Result<()> {
         let engine = self.engine()?;
-        engine.items.remove_resource(uri)?;
+        engine.items.remove_resource(&self.served.uri(uri)?)?;
         engine.listeners.changed(List::Resources);
         Ok(())
     }
@@ -187,8 +255,7 @@ impl ServerHandle {
     /// Tells the clients that subscribed to `uri` that the resource changed, as
     /// [`ResourceUpdates::updated`] does.
     pub fn resource_updated(&self, uri: &str) -> Result<()> {
-        self.engine()?.listeners.updated(uri);
-        Ok(())
+        self.served.updated(uri)
     }
 
     /// Every URI a client is subscribed to now, as [`ResourceUpdates::subscriptions`] says.
@@ -213,8 +280,7 @@ impl ResourceUpdates {
     /// `resources/subscribe`, and 2026-07-28 listen streams whose `resourceSubscriptions`
     /// name it. They read it again if they care.
     pub fn updated(&self, uri: &str) -> Result<()> {
-        self.served.engine()?.listeners.updated(uri);
-        Ok(())
+        self.served.updated(uri)
     }
 
     /// Every URI a client is subscribed to now, in order: those handshake sessions sent

@@ -10,12 +10,14 @@
 //! 2026-07-28 has no sessions, so none of these run for its requests.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::sync::PoisonError;
+use std::sync::{Arc, PoisonError};
 
 use serde_json::Value;
 
+use crate::call::ask::RootsChanged;
 use crate::call::client::{ClientInfo, DeclaredClient};
 use crate::diagnostics;
+use crate::item::header::Level;
 use crate::protocol::ProtocolVersion;
 use crate::protocol::mcp_error::McpError;
 use crate::server::listeners::Uris;
@@ -69,6 +71,8 @@ impl<'a> SessionInfo<'a> {
 type SessionHook = Box<dyn Fn(&SessionInfo<'_>) + Send + Sync>;
 type UriHook = Box<dyn Fn(&SessionInfo<'_>, &str) + Send + Sync>;
 type SubscribeHook = Box<dyn Fn(&SessionInfo<'_>, &str) -> Result<(), McpError> + Send + Sync>;
+/// What hears a client's roots change.
+pub(crate) type RootsHook = Box<dyn Fn(RootsChanged) + Send + Sync>;
 
 /// The hooks a server was given.
 #[derive(Default)]
@@ -77,32 +81,60 @@ pub(crate) struct Hooks {
     pub(crate) subscribe: Option<SubscribeHook>,
     pub(crate) unsubscribe: Option<UriHook>,
     pub(crate) ended: Option<SessionHook>,
+    pub(crate) roots_changed: Option<RootsHook>,
+    /// The hooks of the servers mounted into this one, each asked about its own resources
+    /// only, by the URIs it knows them by.
+    pub(crate) mounted: Vec<(Arc<Level>, Hooks)>,
 }
 
 impl Hooks {
+    /// Whether there is any hook at all.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.initialized.is_none()
+            && self.subscribe.is_none()
+            && self.unsubscribe.is_none()
+            && self.ended.is_none()
+            && self.roots_changed.is_none()
+            && self.mounted.is_empty()
+    }
+
     /// The session was initialized (`notifications/initialized`).
     pub(crate) fn initialized(&self, session: &SessionInfo<'_>) {
         if let Some(hook) = &self.initialized {
             guarded("initialized", || hook(session));
         }
+        self.mounted
+            .iter()
+            .for_each(|(_, h)| h.initialized(session));
     }
 
-    /// The session asks to subscribe to `uri`: the hook's refusal, if it refuses.
+    /// The session asks to subscribe to `uri`: the first refusal of a hook asked, if one
+    /// refuses (the server's own, then the mounted server's whose resource it is).
     pub(crate) fn subscribe(&self, session: &SessionInfo<'_>, uri: &str) -> Result<(), McpError> {
-        match &self.subscribe {
-            Some(hook) => guarded("subscribe", || hook(session, uri)).unwrap_or_else(|| {
+        if let Some(hook) = &self.subscribe {
+            guarded("subscribe", || hook(session, uri)).unwrap_or_else(|| {
                 Err(McpError::internal(
                     "the server could not decide on this subscription",
                 ))
-            }),
-            None => Ok(()),
+            })?;
         }
+        for (level, hooks) in &self.mounted {
+            if let Some(local) = level.namespace.local_uri(uri) {
+                hooks.subscribe(session, &local)?;
+            }
+        }
+        Ok(())
     }
 
     /// The session unsubscribed from `uri`.
     pub(crate) fn unsubscribed(&self, session: &SessionInfo<'_>, uri: &str) {
         if let Some(hook) = &self.unsubscribe {
             guarded("unsubscribe", || hook(session, uri));
+        }
+        for (level, hooks) in &self.mounted {
+            if let Some(local) = level.namespace.local_uri(uri) {
+                hooks.unsubscribed(session, &local);
+            }
         }
     }
 
@@ -111,6 +143,17 @@ impl Hooks {
         if let Some(hook) = &self.ended {
             guarded("session-end", || hook(session));
         }
+        self.mounted.iter().for_each(|(_, h)| h.ended(session));
+    }
+
+    /// The session's client announced that its roots changed.
+    pub(crate) fn roots_changed(&self, change: &RootsChanged) {
+        if let Some(hook) = &self.roots_changed {
+            guarded("roots-changed", || hook(change.clone()));
+        }
+        self.mounted
+            .iter()
+            .for_each(|(_, h)| h.roots_changed(change));
     }
 }
 

@@ -12,6 +12,8 @@ mod served_items;
 mod catalog;
 mod toolset;
 
+mod mounting;
+
 mod listeners;
 
 mod hooks;
@@ -21,6 +23,8 @@ pub(crate) mod engine;
 mod batch;
 mod delivery;
 mod handle;
+
+mod mount;
 
 mod builder;
 pub(crate) mod reply;
@@ -34,4 +38,3 @@ pub use error::{Error, Result};
 pub use handle::{ResourceUpdates, ServerHandle, ServerLog};
 pub use hooks::SessionInfo;
 pub use toolset::ToolOrder;
-pub use visibility::Caller;

@@ -107,7 +107,7 @@ impl ServedResource {
 pub(crate) fn serve_prompt(
     spec: Shared<PromptSpec>,
     instance: Option<Instance>,
-    states: &States,
+    states: &Arc<States>,
 ) -> Result<ServedPrompt> {
     let mut forms = Forms::default();
     let held = hold(ItemKind::Prompt, &spec.header, instance, states, &mut forms)?;
@@ -135,7 +135,7 @@ pub(crate) fn serve_prompt(
 pub(crate) fn serve_resource(
     spec: Shared<ResourceSpec>,
     instance: Option<Instance>,
-    states: &States,
+    states: &Arc<States>,
 ) -> Result<ServedResource> {
     let invalid = |problem: String| Error::invalid(ItemKind::Resource, &spec.header, problem);
     let mut forms = Forms::default();
@@ -187,7 +187,7 @@ pub(crate) fn hold(
     kind: ItemKind,
     header: &Header,
     instance: Option<Instance>,
-    states: &States,
+    states: &Arc<States>,
     forms: &mut Forms,
 ) -> Result<Held> {
     let invalid = |problem: String| Error::invalid(kind, header, problem);
@@ -195,6 +195,13 @@ pub(crate) fn hold(
     if header.name.trim().is_empty() {
         return Err(invalid(format!("a {kind} name cannot be empty")));
     }
+    let states = match &header.mount {
+        None => Arc::clone(states),
+        Some(mount) => {
+            let levels = mount.levels.iter();
+            Arc::new(levels.fold(States::clone(states), |below, l| l.states.over(below)))
+        }
+    };
     let mut needs = Requirements::default();
     (header.requirements)(&mut needs);
     if let Some((_, type_name)) = needs.states.iter().find(|(id, _)| !states.contains(*id)) {
@@ -214,6 +221,7 @@ pub(crate) fn hold(
             context: needs.context,
         },
         meta: meta.map_err(|e| invalid(e.to_owned()))?,
+        states,
     })
 }
 

@@ -4,23 +4,21 @@
 //! *returns* what a message gets), `dispatch` (requests by method and era) and a file for
 //! each method or kind of method.
 
-use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use crate::call::ask::RootsChanged;
+use crate::call::caller::Caller;
 use crate::call::client::{DeclaredClient, RequestClient};
 use crate::call::outlet::{Outlet, Peer};
 use crate::call::span::RequestSpan;
 use crate::call::to_client::known_roots::KnownRoots;
-use crate::diagnostics;
 use crate::protocol::jsonrpc::ProtocolError;
 use crate::protocol::{Level, ProtocolVersion};
 use crate::run::inflight::OpenRequests;
 use crate::server::engine::Engine;
 use crate::server::hooks::SessionInfo;
 use crate::server::listeners::{Heard, SharedLevel, Uris};
-use crate::server::visibility::Caller;
 
 /// Where a request's messages go, the span it runs in, and its client (once dispatch knows the
 /// request's era).
@@ -162,18 +160,11 @@ impl Session {
             return;
         };
         let before = self.roots.get().and_then(|roots| roots.changed());
-        if let Some(hook) = &self.engine.on_roots_changed {
-            let change = RootsChanged {
-                client: handshake.client.info.clone(),
-                before,
-            };
-            // The author's code on the path that reads the client's messages: a panic in it
-            // must not end the session.
-            if let Err(panic) = catch_unwind(AssertUnwindSafe(|| hook(change))) {
-                let message = diagnostics::panic_message(&*panic);
-                diagnostics::error(format_args!("the roots-changed hook panicked: {message}"));
-            }
-        }
+        let change = RootsChanged {
+            client: handshake.client.info.clone(),
+            before,
+        };
+        self.engine.hooks.roots_changed(&change);
     }
 
     /// The revision `initialize` settled; a request before it is refused.

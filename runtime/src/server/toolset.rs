@@ -88,7 +88,7 @@ pub(crate) fn serve(
     spec: Shared<ToolSpec>,
     instance: Option<Instance>,
     options: Options,
-    states: &States,
+    states: &Arc<States>,
     forms: &mut Forms,
 ) -> Result<ServedTool> {
     let invalid = |problem: String| Error::invalid(ItemKind::Tool, &spec.header, problem);
@@ -97,6 +97,12 @@ pub(crate) fn serve(
         return Err(invalid(problem));
     }
     let held = hold(ItemKind::Tool, &spec.header, instance, states, forms)?;
+    // A mounted tool's schemas are shaped as the server it is defined in shapes them.
+    let options = spec
+        .header
+        .mount
+        .as_ref()
+        .map_or(options, |m| m.own().options);
     let compiled = Compiled::new(&spec.source(), options).map_err(invalid)?;
     Ok(ServedTool {
         spec,
@@ -108,7 +114,7 @@ pub(crate) fn serve(
 
 /// What breaks the 2025-11-25 guidance on tool names (SEP-986), which every client accepts:
 /// 1 to 128 characters of `A-Z a-z 0-9 _ - .`.
-fn name_problem(name: &str) -> Option<String> {
+pub(crate) fn name_problem(name: &str) -> Option<String> {
     let valid_chars = name
         .chars()
         .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'));
@@ -181,7 +187,7 @@ impl ToolSet {
         &self,
         spec: Shared<ToolSpec>,
         instance: Option<Instance>,
-        states: &States,
+        states: &Arc<States>,
     ) -> Result<bool> {
         self.change(|slots, forms| {
             match slots.names.admit(&spec) {

@@ -321,6 +321,19 @@ impl From<&str> for Content {
 }
 
 impl Content {
+    /// The URI of a link or an embedded resource, changed where `rewrite` gives another (a
+    /// mounted server's own resources, as the server it is mounted into serves them).
+    pub(crate) fn rewrite_uri(&mut self, rewrite: &dyn Fn(&str) -> Option<String>) {
+        let uri = match self {
+            Content::ResourceLink(link) => &mut link.uri,
+            Content::Resource { resource, .. } => &mut resource.uri,
+            _ => return,
+        };
+        if let Some(rewritten) = rewrite(uri) {
+            *uri = rewritten;
+        }
+    }
+
     /// A text block.
     pub fn text(text: impl Into<String>) -> Content {
         Content::Text {

@@ -79,6 +79,13 @@ impl InputRequired {
 }
 
 impl ToolOutput {
+    /// The URIs of its links and embedded resources, changed where `rewrite` gives another.
+    pub(crate) fn rewrite_uris(&mut self, rewrite: &dyn Fn(&str) -> Option<String>) {
+        if let Repr::Result { content, .. } = &mut self.repr {
+            content.iter_mut().for_each(|c| c.rewrite_uri(rewrite));
+        }
+    }
+
     pub(crate) fn input_required(input: InputRequired) -> ToolOutput {
         ToolOutput {
             repr: Repr::InputRequired(Box::new(input)),

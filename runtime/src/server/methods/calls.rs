@@ -18,6 +18,7 @@ use crate::call::context::Context;
 use crate::call::gate::Gate;
 use crate::call::record::{CallRecord, TaskSlot};
 use crate::call::span::CallSpan;
+use crate::call::state::States;
 use crate::call::to_client::Asking;
 use crate::call::to_client::form::Forms;
 use crate::item::handler::Invocation;
@@ -184,16 +185,25 @@ impl Session {
             }
             false => None,
         };
-        self.open_record(request, tool.spec.header.name.clone(), asking, None, task)
+        let states = Arc::clone(&tool.held.states);
+        self.open_record(
+            request,
+            tool.spec.header.name.clone(),
+            states,
+            asking,
+            None,
+            task,
+        )
     }
 
     /// Opens the record of a request answered once a function has run (a tool's, a prompt's,
-    /// a resource's, named `name`, reading `resource_uri`; `task` for a call that may become a
-    /// task) and registers its id, which must not be in flight.
+    /// a resource's, named `name`, taking `states`, reading `resource_uri`; `task` for a call
+    /// that may become a task) and registers its id, which must not be in flight.
     pub(crate) fn open_record(
         &self,
         request: &Request<'_>,
         name: Cow<'static, str>,
+        states: Arc<States>,
         asking: Option<Box<Asking>>,
         resource_uri: Option<Box<str>>,
         task: Option<Box<TaskSlot>>,
@@ -216,7 +226,7 @@ impl Session {
             progress_token: meta.progress_token.map(RawValue::to_owned),
             log_threshold,
             outlet: scope.outlet.clone(),
-            states: Arc::clone(&self.engine.states),
+            states,
             gate: Gate::default(),
             asking,
             span: CallSpan::new(scope.span),

@@ -67,12 +67,18 @@ impl Session {
         };
         let catalog = self.engine.catalog();
         let caller = request.scope.caller();
-        let (owner, completions, names): (Cow<'static, str>, &Completions, Vec<&str>) =
+        let (owner, completions, names, held): (Cow<'static, str>, &Completions, Vec<&str>, _) =
             match &reference {
                 Reference::Prompt { name } => {
                     let prompt = self.engine.prompt(&catalog, name, &caller)?;
                     let names = prompt.arguments.iter().map(|a| a.name.as_str()).collect();
-                    (prompt.spec.header.name.clone(), &prompt.completions, names)
+                    let held = &prompt.held;
+                    (
+                        prompt.spec.header.name.clone(),
+                        &prompt.completions,
+                        names,
+                        held,
+                    )
                 }
                 Reference::Resource { uri } => {
                     let resource = catalog
@@ -88,6 +94,7 @@ impl Session {
                         resource.spec.header.name.clone(),
                         &resource.completions,
                         resource.template.variables(),
+                        &resource.held,
                     )
                 }
             };
@@ -105,8 +112,9 @@ impl Session {
             argument: argument.name,
             value: argument.value,
             arguments: context.arguments,
-            states: Arc::clone(&self.engine.states),
+            states: Arc::clone(&held.states),
         };
+        let states = Arc::clone(&held.states);
         let version = request.version;
         let function = match suggestions {
             None => {
@@ -133,6 +141,7 @@ impl Session {
             name: owner.clone(),
             counted: true,
             instance: None,
+            states,
             arguments: Arguments::default(),
             uri: None,
             asking: None,

@@ -18,6 +18,7 @@ use serde_json::{Map, Value};
 use crate::call::context::Context;
 use crate::call::record::CallRecord;
 use crate::call::span::Outcome;
+use crate::call::state::States;
 use crate::call::to_client::Asking;
 use crate::call::to_client::form::Forms;
 use crate::item::handler::{BoxFuture, Handler, Instance, Invocation};
@@ -57,6 +58,8 @@ pub(crate) struct Run<O> {
     /// Whether it counts under the server's cap on calls at once (a function's run does).
     pub(crate) counted: bool,
     pub(crate) instance: Option<Instance>,
+    /// The states its function's parameters take.
+    pub(crate) states: Arc<States>,
     pub(crate) arguments: Arguments,
     /// The URI a `resources/read` asked for (`Invocation::resource_uri`).
     pub(crate) uri: Option<Box<str>>,
@@ -94,6 +97,7 @@ impl Session {
             .sent_as_strings();
         let (schema, version) = (Arc::clone(&prompt.schema), request.version);
         let name = prompt.spec.header.name.clone();
+        let mount = prompt.spec.header.mount.clone();
         let asking = self.item_asking(request, &prompt.held, &prompt.forms, || {
             (format!("prompt:{name}"), round_arguments(params))
         })?;
@@ -101,12 +105,16 @@ impl Session {
             name: name.clone(),
             counted: true,
             instance: prompt.held.instance.clone(),
+            states: Arc::clone(&prompt.held.states),
             arguments,
             uri: None,
             asking,
             produce: running(prompt.spec.handler),
             render: Box::new(
-                move |engine: &Engine, record: &CallRecord, output: PromptOutput| {
+                move |engine: &Engine, record: &CallRecord, mut output: PromptOutput| {
+                    if let Some(mount) = &mount {
+                        output.rewrite_uris(&|uri| engine.outward(mount, uri));
+                    }
                     answered(engine, record, version, output, |output, takes_urls| {
                         let renderer = PromptRenderer {
                             name: &name,
@@ -170,6 +178,12 @@ impl Session {
             .sent_as_strings();
         let spec = resource.spec.clone();
         let cache = self.engine.read_cache(resource);
+        // A mounted resource's function reads the URI its own server knows.
+        let mount = spec.header.mount.clone();
+        let local = match &mount {
+            Some(mount) => mount.local_uri(uri).unwrap_or_else(|| uri.to_owned()),
+            None => uri.to_owned(),
+        };
         let asking = self.item_asking(request, &resource.held, &resource.forms, || {
             (
                 format!("resource:{}", spec.header.name),
@@ -180,16 +194,22 @@ impl Session {
             name: spec.header.name.clone(),
             counted: true,
             instance: resource.held.instance.clone(),
+            states: Arc::clone(&resource.held.states),
             arguments,
-            uri: Some(uri.into()),
+            uri: Some(local.into()),
             asking,
             produce: running(spec.handler),
             render: Box::new(
-                move |engine: &Engine, record: &CallRecord, output: ResourceOutput| {
+                move |engine: &Engine, record: &CallRecord, mut output: ResourceOutput| {
+                    if let Some(mount) = &mount {
+                        output.rewrite_uris(&|uri| engine.outward(mount, uri));
+                    }
                     answered(engine, record, version, output, |output, takes_urls| {
+                        let read = record.resource_uri.as_deref().unwrap_or_default();
+                        let served = mount.as_ref().and_then(|m| engine.outward(m, read));
                         let renderer = ReadRenderer {
                             name: &spec.header.name,
-                            uri: record.resource_uri.as_deref().unwrap_or_default(),
+                            uri: served.as_deref().unwrap_or(read),
                             expose_internal_errors: engine.expose_internal_errors,
                             server_meta: &engine.server_meta,
                             cache,
@@ -236,7 +256,7 @@ impl Session {
             }
             false => (self.threads()?, None),
         };
-        let record = self.open_record(request, run.name, run.asking, run.uri, None)?;
+        let record = self.open_record(request, run.name, run.states, run.asking, run.uri, None)?;
         let delivery = Delivery {
             engine: Arc::clone(&self.engine),
             open: Arc::clone(&self.open),

@@ -113,6 +113,7 @@ impl Session {
             // (which count as calls); a `tasks/result` waits, and counts.
             counted: matches!(method, TaskMethod::Result),
             instance: None,
+            states: Arc::clone(&self.engine.states),
             arguments: Arguments::new(None),
             uri: None,
             asking: None,

@@ -1,0 +1,460 @@
+//! Servers mounted into servers under namespaces: every surface that carries a name or a URI
+//! rewritten both ways (lists, calls, gets, reads, completion references, links and embedded
+//! resources in results, a tool's UI resource, subscriptions and updates), in every revision
+//! and through a mount of a mount; what the child keeps deciding (its states, rule, tags,
+//! middleware, hooks, handles) and what the parent decides on top; and every collision refused
+//! at start-up, naming both definitions and the mounts they came through.
+
+use crate::common;
+
+use std::sync::{Arc, Mutex};
+
+use common::start_error;
+use serde_json::{Value, json};
+use toolwright::content::{Content, EmbeddedResource, ResourceLink};
+use toolwright::middleware::{self, Next, ToolCall};
+use toolwright::prelude::*;
+use toolwright::resources::ResourceDef;
+use toolwright::testing::Client;
+use toolwright::tools::ToolDef;
+use toolwright::{Context, ProtocolVersion, Server, State};
+
+/// Searches the issues.
+#[mcp_tool(read_only)]
+fn search(query: String) -> String {
+    format!("issues about {query}")
+}
+
+/// Links to an issue, to a page elsewhere, and carries another issue.
+#[mcp_tool]
+fn links() -> Vec<Content> {
+    vec![
+        Content::resource_link(ResourceLink::new("issues://7", "issue 7")),
+        Content::resource_link(ResourceLink::new("https://example.com/7", "elsewhere")),
+        Content::resource(EmbeddedResource::text("issues://8", "issue 8")),
+    ]
+}
+
+/// An issue.
+#[mcp_resource("issues://{n}", mime_type = "text/plain")]
+fn issue(n: u32, cx: &Context) -> String {
+    format!(
+        "issue {n} read as {}",
+        cx.resource_uri().unwrap_or_default()
+    )
+}
+
+/// The project's readme.
+#[mcp_resource("docs://readme")]
+fn readme() -> String {
+    "read me".to_owned()
+}
+
+/// The kinds of review.
+#[derive(Debug, Clone, Copy, serde::Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "lowercase")]
+enum Depth {
+    Quick,
+    Thorough,
+}
+
+/// Reviews an issue.
+///
+/// # Arguments
+/// * `depth` - How closely
+#[mcp_prompt]
+fn review(depth: Depth) -> Vec<PromptMessage> {
+    vec![
+        PromptMessage::user(format!("Review it {depth:?}.")),
+        PromptMessage::user(Content::resource_link(ResourceLink::new("issues://1", "1"))),
+    ]
+}
+
+/// Adds two numbers.
+#[mcp_tool]
+fn add(a: i64, b: i64) -> i64 {
+    a + b
+}
+
+/// The issue tracker, as a library would give it.
+fn tracker() -> Server {
+    Server::new("tracker", "1")
+        .tool::<search>()
+        .tool::<links>()
+        .resource::<issue>()
+        .resource::<readme>()
+        .prompt::<review>()
+}
+
+fn names(entries: &[Value], key: &str) -> Vec<String> {
+    let mut names: Vec<String> = entries
+        .iter()
+        .map(|e| e[key].as_str().unwrap().to_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn every_list_call_get_and_read_goes_through_the_namespace_in_every_revision() {
+    for revision in ProtocolVersion::ALL {
+        let server = Server::new("team", "1")
+            .tool::<add>()
+            .mount("gh", tracker());
+        let mut client = Client::connect(server, revision).unwrap();
+        let tools = client.list_tools().unwrap();
+        assert_eq!(names(&tools, "name"), ["add", "gh_links", "gh_search"]);
+        let search = client
+            .call("gh_search", json!({"query": "mounts"}))
+            .unwrap();
+        assert_eq!(search.text(), "issues about mounts", "{revision}");
+        let unknown = client.call("search", json!({"query": "x"})).unwrap_err();
+        assert_eq!(
+            unknown.code, -32602,
+            "{revision}: the child's name is not served"
+        );
+
+        let prompts = client.list_prompts().unwrap();
+        assert_eq!(names(&prompts, "name"), ["gh_review"]);
+        let got = client
+            .get_prompt("gh_review", json!({"depth": "quick"}))
+            .unwrap();
+        assert_eq!(got["messages"][0]["content"]["text"], "Review it Quick.");
+
+        let resources = client.list_resources().unwrap();
+        assert_eq!(names(&resources, "uri"), ["docs://gh/readme"]);
+        let templates = client.list_resource_templates().unwrap();
+        assert_eq!(names(&templates, "uriTemplate"), ["issues://gh/{n}"]);
+        let read = client.read_resource("issues://gh/7").unwrap();
+        let contents = &read["contents"][0];
+        assert_eq!(contents["uri"], "issues://gh/7", "{revision}: {read}");
+        assert_eq!(
+            contents["text"], "issue 7 read as issues://7",
+            "{revision}: the function reads the URI its own server knows"
+        );
+        let not_served = client.read_resource("issues://7").unwrap_err();
+        assert!(not_served.message.contains("issues://7"), "{not_served:?}");
+    }
+}
+
+#[test]
+fn links_to_the_childs_own_resources_point_through_the_mount() {
+    let server = Server::new("team", "1").mount("gh", tracker());
+    let mut client = Client::connect(server, ProtocolVersion::V2025_11_25).unwrap();
+    let result = client.call("gh_links", json!({})).unwrap();
+    let content = result.content();
+    assert_eq!(content[0]["uri"], "issues://gh/7", "{content:?}");
+    assert_eq!(
+        content[1]["uri"], "https://example.com/7",
+        "a link elsewhere is left as it is"
+    );
+    assert_eq!(content[2]["resource"]["uri"], "issues://gh/8");
+    let got = client
+        .get_prompt("gh_review", json!({"depth": "quick"}))
+        .unwrap();
+    assert_eq!(got["messages"][1]["content"]["uri"], "issues://gh/1");
+}
+
+#[test]
+fn a_mount_of_a_mount_takes_both_namespaces_outermost_first() {
+    let platform = Server::new("platform", "1").mount("gh", tracker());
+    let server = Server::new("company", "1").mount("team", platform);
+    let mut client = Client::connect(server, ProtocolVersion::V2026_07_28).unwrap();
+    let tools = client.list_tools().unwrap();
+    assert_eq!(names(&tools, "name"), ["team_gh_links", "team_gh_search"]);
+    let templates = client.list_resource_templates().unwrap();
+    assert_eq!(names(&templates, "uriTemplate"), ["issues://team/gh/{n}"]);
+    let read = client.read_resource("issues://team/gh/3").unwrap();
+    assert_eq!(read["contents"][0]["text"], "issue 3 read as issues://3");
+    let links = client.call("team_gh_links", json!({})).unwrap();
+    assert_eq!(links.content()[0]["uri"], "issues://team/gh/7");
+    let completed = client
+        .complete_prompt_argument("team_gh_review", "depth", "t", json!({}))
+        .unwrap();
+    assert_eq!(completed["values"], json!(["thorough"]));
+    let completed = client
+        .complete_template_variable("issues://team/gh/{n}", "n", "", json!({}))
+        .unwrap();
+    assert_eq!(completed["values"], json!([]));
+}
+
+/// A greeting's prefix: the child and the parent each have one.
+struct Prefix(&'static str);
+
+/// A shared counter only the parent has.
+struct Visits(Mutex<u32>);
+
+/// Greets, with the prefix of its server.
+#[mcp_tool]
+fn greet(prefix: State<Prefix>, visits: State<Visits>) -> String {
+    *visits.0.lock().unwrap() += 1;
+    format!("{} hello", prefix.0)
+}
+
+#[test]
+fn a_childs_items_take_its_states_before_the_parents() {
+    let child = Server::new("child", "1")
+        .state(Prefix("child"))
+        .tool::<greet>();
+    let server = Server::new("parent", "1")
+        .state(Prefix("parent"))
+        .state(Visits(Mutex::new(0)))
+        .tool::<greet>()
+        .mount("kid", child);
+    let mut client = Client::connect(server, ProtocolVersion::V2025_11_25).unwrap();
+    assert_eq!(
+        client.call("greet", json!({})).unwrap().text(),
+        "parent hello"
+    );
+    assert_eq!(
+        client.call("kid_greet", json!({})).unwrap().text(),
+        "child hello",
+        "the child's own state, and the parent's for what the child has none of"
+    );
+    let missing = Server::new("parent", "1").mount("kid", Server::new("c", "1").tool::<greet>());
+    let error = start_error(missing);
+    assert!(error.contains("`State<"), "{error}");
+    assert!(error.contains("mounted as `kid`"), "{error}");
+}
+
+#[test]
+fn the_childs_rule_and_tags_see_its_own_names_and_the_parents_apply_on_top() {
+    let secret = ToolDef::new("secret", |_: Value, _: Context| async {
+        Ok::<_, String>("hidden")
+    })
+    .tags(&["hidden"]);
+    let child = Server::new("child", "1")
+        .tool::<search>()
+        .tool::<links>()
+        .tool_def(secret)
+        .without_tags(["hidden"])
+        .visibility(|tool, _| tool.name() != "links");
+    let server = Server::new("parent", "1")
+        .tool::<add>()
+        .mount("gh", child)
+        .visibility(|tool, _| tool.name() != "add");
+    let mut client = Client::connect(server, ProtocolVersion::V2025_11_25).unwrap();
+    let tools = client.list_tools().unwrap();
+    assert_eq!(names(&tools, "name"), ["gh_search"]);
+    let refused = client.call("gh_links", json!({})).unwrap_err();
+    let alone =
+        Server::new("parent", "1").mount("gh", tracker().visibility(|t, _| t.name() != "links"));
+    let mut modern = Client::connect(alone, ProtocolVersion::V2026_07_28).unwrap();
+    let listed = modern.request("tools/list", json!({})).unwrap();
+    assert_eq!(
+        names(listed["tools"].as_array().unwrap(), "name"),
+        ["gh_search"]
+    );
+    assert_eq!(
+        listed["cacheScope"], "private",
+        "what is listed depends on the caller"
+    );
+    assert_eq!(
+        refused.code, -32602,
+        "hidden by the child's rule: {refused:?}"
+    );
+}
+
+/// What middleware saw, in order.
+type Seen = Arc<Mutex<Vec<String>>>;
+
+#[test]
+fn a_childs_middleware_wraps_its_own_tools_inside_the_parents() {
+    let seen = Seen::default();
+    let layer = |who: &'static str| {
+        let seen = Arc::clone(&seen);
+        middleware::from_fn(move |call: ToolCall, next: Next| {
+            let seen = Arc::clone(&seen);
+            async move {
+                seen.lock()
+                    .unwrap()
+                    .push(format!("{who} {}", call.tool().name()));
+                next.run(call).await
+            }
+        })
+    };
+    let child = Server::new("child", "1")
+        .tool::<search>()
+        .layer(layer("child"));
+    let server = Server::new("parent", "1")
+        .tool::<add>()
+        .layer(layer("parent"))
+        .mount("gh", child);
+    let mut client = Client::connect(server, ProtocolVersion::V2025_11_25).unwrap();
+    client.call("add", json!({"a": 1, "b": 2})).unwrap();
+    client.call("gh_search", json!({"query": "q"})).unwrap();
+    assert_eq!(
+        *seen.lock().unwrap(),
+        ["parent add", "parent gh_search", "child gh_search"]
+    );
+}
+
+#[test]
+fn a_childs_handle_changes_and_announces_its_items_through_the_parent() {
+    let mut child = tracker();
+    let handle = child.handle();
+    let updates = child.resource_updates();
+    let server = Server::new("team", "1").mount("gh", child);
+    let mut client = Client::connect(server, ProtocolVersion::V2025_11_25).unwrap();
+    let late = ToolDef::new("late", |_: Value, _: Context| async {
+        Ok::<_, String>("late")
+    });
+    handle.add_tool_def(late).unwrap();
+    let changed: Value = serde_json::from_str(&client.next_line()).unwrap();
+    assert_eq!(changed["method"], "notifications/tools/list_changed");
+    let tools = client.list_tools().unwrap();
+    assert!(
+        names(&tools, "name").contains(&"gh_late".to_owned()),
+        "{tools:?}"
+    );
+    assert_eq!(client.call("gh_late", json!({})).unwrap().text(), "late");
+    handle.remove_tool("late").unwrap();
+    let _: Value = serde_json::from_str(&client.next_line()).unwrap();
+    assert!(client.call("gh_late", json!({})).is_err());
+
+    let made = ResourceDef::new("made", "made://today", |_: Value, _: Context| async {
+        "made"
+    });
+    handle.add_resource_def(made).unwrap();
+    let _: Value = serde_json::from_str(&client.next_line()).unwrap();
+    let read = client.read_resource("made://gh/today").unwrap();
+    assert_eq!(read["contents"][0]["uri"], "made://gh/today");
+
+    client.subscribe("issues://gh/7").unwrap();
+    assert_eq!(updates.subscriptions().unwrap(), ["issues://7"]);
+    updates.updated("issues://7").unwrap();
+    let heard: Value = serde_json::from_str(&client.next_line()).unwrap();
+    assert_eq!(heard["method"], "notifications/resources/updated");
+    assert_eq!(heard["params"]["uri"], "issues://gh/7");
+}
+
+#[test]
+fn a_listen_stream_hears_a_mounted_resource_by_its_namespaced_uri() {
+    let mut child = tracker();
+    let updates = child.resource_updates();
+    let server = Server::new("team", "1").mount("gh", child);
+    let mut client = Client::connect(server, ProtocolVersion::V2026_07_28).unwrap();
+    client.subscribe("issues://gh/7").unwrap();
+    updates.updated("issues://8").unwrap();
+    updates.updated("issues://7").unwrap();
+    let heard: Value = serde_json::from_str(&client.next_line()).unwrap();
+    assert_eq!(heard["params"]["uri"], "issues://gh/7", "{heard}");
+}
+
+#[test]
+fn a_childs_hooks_hear_of_its_own_resources_by_its_own_uris() {
+    let heard: Seen = Seen::default();
+    let hear = Arc::clone(&heard);
+    let mut child = tracker().on_subscribe(move |_, uri| {
+        hear.lock().unwrap().push(uri.to_owned());
+        match uri.ends_with("/0") {
+            true => Err(toolwright::McpError::invalid_params(
+                "issue 0 is not watched",
+            )),
+            false => Ok(()),
+        }
+    });
+    let _updates = child.resource_updates();
+    let server = Server::new("team", "1")
+        .resource::<readme>()
+        .mount("gh", child);
+    let mut client = Client::connect(server, ProtocolVersion::V2025_11_25).unwrap();
+    client.subscribe("issues://gh/5").unwrap();
+    client.subscribe("docs://readme").unwrap();
+    let refused = client.subscribe("issues://gh/0").unwrap_err();
+    assert_eq!(refused.message, "issue 0 is not watched");
+    assert_eq!(*heard.lock().unwrap(), ["issues://5", "issues://0"]);
+}
+
+#[test]
+fn a_tools_ui_resource_is_namespaced_with_it() {
+    let app = ToolDef::new("forecast", |_: Value, _: Context| async { Ok::<_, String>("sunny") })
+        .meta(json!({"ui": {"resourceUri": "ui://weather/forecast.html"}, "ui/resourceUri": "ui://weather/forecast.html"}));
+    let server = Server::new("team", "1").mount("wx", Server::new("weather", "1").tool_def(app));
+    let mut client = Client::connect(server, ProtocolVersion::V2025_11_25).unwrap();
+    let tools = client.list_tools().unwrap();
+    assert_eq!(
+        tools[0]["_meta"]["ui"]["resourceUri"],
+        "ui://wx/weather/forecast.html"
+    );
+    assert_eq!(
+        tools[0]["_meta"]["ui/resourceUri"],
+        "ui://wx/weather/forecast.html"
+    );
+}
+
+#[test]
+fn collisions_after_namespacing_stop_the_server_naming_both_sides() {
+    let own = ToolDef::new("gh_search", |_: Value, _: Context| async {
+        Ok::<_, String>("mine")
+    });
+    let error = start_error(
+        Server::new("team", "1")
+            .tool_def(own)
+            .mount("gh", tracker()),
+    );
+    assert!(
+        error.starts_with("two tools are named `gh_search`"),
+        "{error}"
+    );
+    assert!(error.contains("mounted as `gh`"), "{error}");
+    assert!(error.contains("tests/integration/mounts.rs"), "{error}");
+
+    let twice = Server::new("team", "1")
+        .mount("gh", tracker())
+        .mount("gh", tracker());
+    let error = start_error(twice);
+    assert_eq!(error.matches("(mounted as `gh`)").count(), 2, "{error}");
+
+    let template = ResourceDef::new("mine", "issues://gh/{id}", |_: Value, _: Context| async {
+        "x"
+    });
+    let error = start_error(
+        Server::new("team", "1")
+            .resource_def(template)
+            .mount("gh", tracker()),
+    );
+    assert!(
+        error.contains(
+            "resources `issues://gh/{id}` and `issues://gh/{n}` serve some of the same URIs"
+        ),
+        "{error}"
+    );
+}
+
+#[test]
+fn what_cannot_be_namespaced_is_refused_at_start_up() {
+    let error = start_error(Server::new("team", "1").mount("git_hub", tracker()));
+    assert!(
+        error.contains("`git_hub` cannot be a mount's namespace"),
+        "{error}"
+    );
+    let urn = ResourceDef::new(
+        "book",
+        "urn:isbn:0451450523",
+        |_: Value, _: Context| async { "x" },
+    );
+    let error =
+        start_error(Server::new("team", "1").mount("lib", Server::new("l", "1").resource_def(urn)));
+    assert!(
+        error.contains("`urn:isbn:0451450523` cannot be namespaced"),
+        "{error}"
+    );
+    let long = ToolDef::new("t".repeat(121), |_: Value, _: Context| async {
+        Ok::<_, String>("x")
+    });
+    let error = start_error(
+        Server::new("team", "1").mount("library", Server::new("l", "1").tool_def(long)),
+    );
+    assert!(error.contains("mounted as `library_ttt"), "{error}");
+    assert!(error.contains("1 to 128 characters"), "{error}");
+}
+
+#[test]
+fn a_childs_output_is_checked_as_the_parent_would_check_its_own() {
+    let child = Server::new("c", "1").tool::<add>();
+    let server = Server::new("p", "1").mount("math", child);
+    let mut client = Client::connect(server, ProtocolVersion::V2025_06_18).unwrap();
+    let sum = client.call("math_add", json!({"a": 2, "b": 3})).unwrap();
+    assert_eq!(sum.structured_content(), Some(&json!({"result": 5})));
+}
