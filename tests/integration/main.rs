@@ -31,6 +31,7 @@ mod http_hosts;
 mod http_items;
 mod http_limits;
 mod http_malformed;
+mod http_mounts;
 mod injection;
 mod item_requests;
 mod malformed;

@@ -458,3 +458,80 @@ fn a_childs_output_is_checked_as_the_parent_would_check_its_own() {
     let sum = client.call("math_add", json!({"a": 2, "b": 3})).unwrap();
     assert_eq!(sum.structured_content(), Some(&json!({"result": 5})));
 }
+
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+struct Confirm {
+    confirm: bool,
+}
+
+/// Closes an issue once the user confirms; may run as a task.
+#[mcp_tool(task = "optional")]
+async fn close(n: u32, ask: Elicit<Confirm>) -> Result<String, ToolError> {
+    match ask.form(format!("Close issue {n}?")).await? {
+        Answer::Accept(Confirm { confirm: true }) => Ok(format!("closed {n}")),
+        _ => Ok(format!("kept {n}")),
+    }
+}
+
+fn confirming() -> toolwright::testing::Answers {
+    toolwright::testing::Answers::new()
+        .elicitation(|_| json!({"action": "accept", "content": {"confirm": true}}))
+}
+
+#[test]
+fn a_mounted_tool_asks_and_runs_as_a_task_through_the_mount() {
+    let server = || {
+        let platform =
+            Server::new("platform", "1").mount("gh", Server::new("t", "1").tool::<close>());
+        Server::new("team", "1").mount("team", platform)
+    };
+    // A round answered through the parent reaches the tool that asked (2026-07-28: sealed in
+    // `requestState`, bound to the namespaced name), and a session's ask reaches its client.
+    for revision in ProtocolVersion::ALL
+        .into_iter()
+        .filter(|r| r.has_elicitation())
+    {
+        let mut client = Client::connect_answering(server(), revision, confirming()).unwrap();
+        let closed = client.call("team_gh_close", json!({"n": 4})).unwrap();
+        assert_eq!(closed.text(), "closed 4", "{revision}");
+    }
+    for revision in [ProtocolVersion::V2025_11_25, ProtocolVersion::V2026_07_28] {
+        let mut client = Client::connect_answering(server(), revision, confirming()).unwrap();
+        let call = client
+            .call_as_task("team_gh_close", json!({"n": 5}))
+            .unwrap();
+        let toolwright::testing::TaskCall::Task(id) = call else {
+            panic!("answered at once: {call:?}");
+        };
+        let result = client
+            .finish_task("team_gh_close", &id)
+            .unwrap()
+            .completed();
+        assert_eq!(result.text(), "closed 5", "{revision}");
+    }
+}
+
+#[test]
+fn over_stdio_a_session_sees_the_mounted_items_and_hears_their_updates() {
+    let mut child = tracker();
+    let updates = child.resource_updates();
+    let server = Server::new("team", "1").mount("gh", child);
+    let mut piped = common::PipedServer::start(server);
+    let client = &mut piped.client;
+    client.request(
+        "initialize",
+        json!({"protocolVersion": "2025-11-25", "capabilities": {},
+               "clientInfo": {"name": "mounts-test", "version": "0"}}),
+    );
+    client.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+    let listed = client.request("tools/list", json!({}));
+    assert_eq!(common::tool_names(&listed), ["gh_links", "gh_search"]);
+    let called = client.request("tools/call", json!({"name": "gh_links", "arguments": {}}));
+    assert_eq!(called["result"]["content"][0]["uri"], "issues://gh/7");
+    let subscribed = client.request("resources/subscribe", json!({"uri": "issues://gh/9"}));
+    assert_eq!(subscribed["result"], json!({}));
+    updates.updated("issues://9").unwrap();
+    let heard = client.recv();
+    assert_eq!(heard["params"]["uri"], "issues://gh/9", "{heard}");
+    piped.finish().unwrap();
+}
