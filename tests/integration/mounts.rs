@@ -535,3 +535,58 @@ fn over_stdio_a_session_sees_the_mounted_items_and_hears_their_updates() {
     assert_eq!(heard["params"]["uri"], "issues://gh/9", "{heard}");
     piped.finish().unwrap();
 }
+
+#[test]
+fn a_mounted_servers_skills_take_the_namespace_as_their_first_segment() {
+    let folder = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../examples/conformance/skills"
+    );
+    let child = Server::new("kit", "1").skills(folder);
+    let server = Server::new("team", "1").skills(folder).mount("kit", child);
+    let mut client = Client::connect(server, ProtocolVersion::V2026_07_28).unwrap();
+    let listed = client.request("skills/list", json!({})).unwrap();
+    let uris = names(listed["skills"].as_array().unwrap(), "uri");
+    assert_eq!(
+        uris,
+        [
+            "skill://demo-skill/SKILL.md",
+            "skill://kit/demo-skill/SKILL.md"
+        ]
+    );
+    let guide = client
+        .read_resource("skill://kit/demo-skill/references/GUIDE.md")
+        .unwrap();
+    assert_eq!(
+        guide["contents"][0]["uri"],
+        "skill://kit/demo-skill/references/GUIDE.md"
+    );
+    // Without a namespace, the same folder twice serves one skill path twice.
+    let twice = Server::new("team", "1")
+        .skills(folder)
+        .mount("", Server::new("kit", "1").skills(folder));
+    let error = start_error(twice);
+    assert!(
+        error.contains("serves `skill://demo-skill/SKILL.md`, as the skills folder"),
+        "{error}"
+    );
+}
+
+#[test]
+fn an_empty_namespace_mounts_items_under_their_own_names() {
+    let server = Server::new("team", "1").tool::<add>().mount("", tracker());
+    let mut client = Client::connect(server, ProtocolVersion::V2025_11_25).unwrap();
+    let tools = client.list_tools().unwrap();
+    assert_eq!(names(&tools, "name"), ["add", "links", "search"]);
+    let links = client.call("links", json!({})).unwrap();
+    assert_eq!(links.content()[0]["uri"], "issues://7");
+    let read = client.read_resource("issues://2").unwrap();
+    assert_eq!(read["contents"][0]["text"], "issue 2 read as issues://2");
+    let error = start_error(
+        Server::new("team", "1")
+            .tool::<search>()
+            .mount("", tracker()),
+    );
+    assert!(error.contains("two tools are named `search`"), "{error}");
+    assert!(error.contains("(mounted without a namespace)"), "{error}");
+}

@@ -370,7 +370,7 @@ impl Server {
         Child {
             tools: self.tools,
             items: self.items,
-            skills: self.skills.is_some(),
+            skills: self.skills,
             states: self.states,
             errors: self.errors,
             options: self.options,
@@ -848,9 +848,14 @@ impl Server {
         let tools = ToolSet::new(served, names, forms, self.order, page_size, self.options);
         let changing = self.served_by.is_some() || self.mounted.hands(Handed::Changes);
         let mounted_logs = self.mounted.hands(Handed::Log);
-        let skills = match &self.skills {
-            Some(folder) => Some(Skills::load(folder).map_err(|e| Error::Skills(e.to_string()))?),
-            None => None,
+        // The server's own skills, and those of the servers mounted into it.
+        let folders: Vec<(PathBuf, Vec<String>)> = (self.skills.into_iter())
+            .map(|folder| (folder, Vec::new()))
+            .chain(std::mem::take(&mut self.mounted.skills))
+            .collect();
+        let skills = match folders.is_empty() {
+            false => Some(Skills::load_all(&folders).map_err(|e| Error::Skills(e.to_string()))?),
+            true => None,
         };
         let catalog = items.current();
         let catalog_scoped = catalog

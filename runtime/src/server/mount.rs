@@ -8,6 +8,7 @@
 //! A server is mounted by value, so it cannot be mounted into itself, directly or through
 //! another.
 
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -30,7 +31,8 @@ use crate::tools::compiled::Options;
 pub(crate) struct Child {
     pub(crate) tools: Vec<(Shared<ToolSpec>, Option<Instance>)>,
     pub(crate) items: Vec<Pending>,
-    pub(crate) skills: bool,
+    /// Its folder of skills, if it serves one.
+    pub(crate) skills: Option<PathBuf>,
     pub(crate) states: States,
     pub(crate) errors: Vec<Error>,
     pub(crate) options: Options,
@@ -69,6 +71,8 @@ pub(crate) struct Mounted {
     pub(crate) tasks: bool,
     /// One of them has a visibility rule: what is listed depends on the caller.
     pub(crate) rules: bool,
+    /// Their folders of skills, each with the namespaces its skills' paths begin with.
+    pub(crate) skills: Vec<(PathBuf, Vec<String>)>,
 }
 
 impl Mounted {
@@ -84,6 +88,7 @@ impl Mounted {
         self.cache_ttl = shortest(self.cache_ttl, other.cache_ttl);
         self.tasks |= other.tasks;
         self.rules |= other.rules;
+        self.skills.extend(other.skills);
     }
 }
 
@@ -121,12 +126,6 @@ pub(crate) fn mount(namespace: &str, child: Child) -> Mounting {
             };
         }
     };
-    if child.skills {
-        errors.push(Error::Mount(format!(
-            "the server mounted as `{namespace}` serves skills, which a mounted server cannot \
-             (yet): serve the folder with `skills` on the server that is served"
-        )));
-    }
     let has_rule = child.visibility.is_some();
     let level = Arc::new(Level {
         namespace,
@@ -172,6 +171,7 @@ pub(crate) fn mount(namespace: &str, child: Child) -> Mounting {
         cache_ttl,
         tasks,
         rules,
+        skills,
     } = child.mounted;
     let mut wraps = child.layers;
     wraps.extend(splits);
@@ -181,6 +181,19 @@ pub(crate) fn mount(namespace: &str, child: Child) -> Mounting {
         cache_ttl: shortest(child.cache_ttl, cache_ttl),
         tasks: child.tasks || tasks,
         rules: rules || has_rule,
+        // Skills take the namespace as the first segment of their paths, as resources do.
+        skills: child
+            .skills
+            .map(|folder| (folder, Vec::new()))
+            .into_iter()
+            .chain(skills)
+            .map(|(folder, mut prefix)| {
+                if !level.namespace.is_empty() {
+                    prefix.insert(0, level.namespace.to_string());
+                }
+                (folder, prefix)
+            })
+            .collect(),
     };
     if !wraps.is_empty() {
         let chain = Arc::new(Chain::new(wraps));

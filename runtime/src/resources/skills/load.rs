@@ -93,17 +93,49 @@ struct Tree {
 }
 
 impl Skills {
-    /// Every folder under `root` holding a SKILL.md is a skill; its path below root is the
+    /// The skills of one folder.
+    #[cfg(test)]
+    pub(crate) fn load(root: &Path) -> Result<Skills, SkillsError> {
+        Skills::load_all(&[(root.to_owned(), Vec::new())])
+    }
+
+    /// Every folder under a root holding a SKILL.md is a skill; its path below root is the
     /// skill path (`acme/billing/refunds`), the URI `skill://<skill-path>/SKILL.md`. A SKILL.md
     /// nested inside another skill's folder is a supporting file of the enclosing skill (the
     /// listing stays flat, and each file has one URI). Hidden files and folders are skipped;
     /// a symbolic link is refused, never followed, and so is anything but a file or a folder.
     /// Every folder is opened once and its entries through it (see `disk`), so a link or a
     /// FIFO swapped in while the folder is read is refused too, never read through.
-    pub(crate) fn load(root: &Path) -> Result<Skills, SkillsError> {
-        let dir = Dir::open(root).map_err(|e| unreadable(root, e))?;
+    ///
+    /// Several folders are served as one: each folder's skills below its `prefix` (a mounted
+    /// server's, below its namespaces: `skill://<namespace>/<skill-path>/SKILL.md`). Two
+    /// folders that would serve one skill path are refused, naming both.
+    pub(crate) fn load_all(folders: &[(PathBuf, Vec<String>)]) -> Result<Skills, SkillsError> {
         let mut skills = Vec::new();
-        find(&dir, root, &mut Vec::new(), &mut skills)?;
+        let mut roots: Vec<&Path> = Vec::new();
+        for (root, prefix) in folders {
+            let dir = Dir::open(root).map_err(|e| unreadable(root, e))?;
+            let mut names = prefix.clone();
+            let before = skills.len();
+            find(&dir, root, prefix.len(), &mut names, &mut skills)?;
+            roots.extend(std::iter::repeat_n(root.as_path(), skills.len() - before));
+        }
+        for (i, skill) in skills.iter().enumerate() {
+            let uri = &skill.files[MANIFEST_INDEX].uri;
+            if let Some(j) = skills[..i]
+                .iter()
+                .position(|s| s.files[MANIFEST_INDEX].uri == *uri)
+            {
+                return Err(SkillsError::at(
+                    roots[i],
+                    format_args!(
+                        "serves `{uri}`, as the skills folder {} does: give one of them another \
+                         folder name or namespace",
+                        roots[j].display()
+                    ),
+                ));
+            }
+        }
         Ok(Skills::index(skills))
     }
 
@@ -129,18 +161,20 @@ impl Skills {
     }
 }
 
-/// The skills under `dir` (at `path`), whose path below the root is `names`, read into
+/// The skills under `dir` (at `path`), whose path below the root is `names` (the first `root`
+/// of them the prefix the folder is served under), read into
 /// `skills`: a folder holding a `SKILL.md` is a skill, and nothing under it is searched for
 /// another.
 fn find(
     dir: &Dir,
     path: &Path,
+    root: usize,
     names: &mut Vec<String>,
     skills: &mut Vec<Skill>,
 ) -> Result<(), SkillsError> {
     let entries = entries(dir, path)?;
     if entries.iter().any(|e| !e.is_dir && e.name == MANIFEST) {
-        if names.is_empty() {
+        if names.len() == root {
             return Err(SkillsError::at(
                 &path.join(MANIFEST),
                 "a skill needs a folder of its own, named as its `name`, below the skills folder",
@@ -152,7 +186,7 @@ fn find(
     for entry in entries.into_iter().filter(|e| e.is_dir) {
         let child = open_folder(dir, &entry)?;
         names.push(entry.name);
-        find(&child, &entry.path, names, skills)?;
+        find(&child, &entry.path, root, names, skills)?;
         names.pop();
     }
     Ok(())
