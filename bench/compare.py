@@ -148,7 +148,21 @@ def defined_table() -> None:
         print(f"| {name} | {per_request(command + flags, 'echo') / 1000:.1f} k |")
 
 
+def mounts_table() -> None:
+    """`echo` served as it is, through one mount and through two (`--mounted`,
+    `--mounted-twice`): what a mount costs a call, in instructions per request."""
+    command = SERVERS["toolwright"]
+    runs = {"not mounted": [], "through one mount": ["--mounted"], "through two mounts": ["--mounted-twice"]}
+    rows = {name: {"echo": per_request(command + flags, "echo"), "list": per_request(command + flags, "list")}
+            for name, flags in runs.items()}
+    print_table("a call through mounts (instructions per request, callgrind)", rows, ["echo", "list"],
+                "not mounted", lambda v: f"{v / 1000:.1f} k")
+
+
 def main() -> int:
+    if sys.argv[1:] == ["--mounts"]:
+        mounts_table()
+        return 0
     if sys.argv[1:] == ["--defined"]:
         defined_table()
         return 0

@@ -38,6 +38,7 @@
 //! | [asking the client](guide::asking) | forms, URLs, the model, roots, in every revision |
 //! | [tasks](guide::tasks) | long-running tools as tasks |
 //! | [serving](guide::serving) | `main` and the command line, transports, revisions, capabilities |
+//! | [composition](guide::composition) | a library's items, servers mounted under namespaces, collisions |
 //! | [HTTP](guide::http) | Streamable HTTP, limits, replicas |
 //! | [authorization](guide::authorization) | OAuth 2.1: tokens, metadata, scopes |
 //! | [testing](guide::testing) | the in-process client and the manifest |

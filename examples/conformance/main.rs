@@ -155,25 +155,38 @@ async fn test_streaming_elicitation(progress: Progress) -> &'static str {
     "Streaming completed"
 }
 
-fn server() -> Server {
+/// The fixtures, with the state they need and the skills.
+fn fixtures() -> Server {
     let mut server = toolwright::server!();
     let watched = items::Watched {
         changes: Default::default(),
         updates: server.resource_updates(),
     };
+    server.state(watched).discover().skills(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/examples/conformance/skills"
+    ))
+}
+
+/// The server's identity, around what it serves.
+fn named(server: Server) -> Server {
     server
         .title("Conformance fixtures")
         .instructions("Fixture tools for the MCP conformance suite.")
-        .state(watched)
-        .discover()
-        .skills(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/examples/conformance/skills"
-        ))
 }
 
+fn server() -> Server {
+    named(fixtures())
+}
+
+/// With `CONFORMANCE_NAMESPACE` set, the fixtures are served through a mount under that
+/// namespace (empty: under their own names, which the suite's scenarios call them by), so
+/// that the suite checks a mounted server too.
 fn main() -> ExitCode {
-    server().run()
+    match std::env::var("CONFORMANCE_NAMESPACE") {
+        Ok(namespace) => named(toolwright::server!().mount(&namespace, fixtures())).run(),
+        Err(_) => server().run(),
+    }
 }
 
 // Needs toolwright's `testing` feature (`cargo test --all-features`).
@@ -297,6 +310,14 @@ mod tests {
     #[test]
     fn tools_match_the_pinned_manifest() {
         Manifest::of(server())
+            .unwrap()
+            .assert_matches("examples/manifests/conformance.json");
+    }
+
+    #[test]
+    fn mounted_without_a_namespace_the_fixtures_are_listed_as_they_are() {
+        let mounted = named(toolwright::server!().mount("", fixtures()));
+        Manifest::of(mounted)
             .unwrap()
             .assert_matches("examples/manifests/conformance.json");
     }

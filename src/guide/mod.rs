@@ -9,6 +9,7 @@
 //! | [asking] | asking the client: forms, URLs, the model, roots, in every revision |
 //! | [tasks] | long-running tools as tasks, their ownership and stores |
 //! | [serving] | your `main` and the command line, the transports, the protocol revisions, the capabilities declared |
+//! | [composition] | a library's items, servers mounted into servers under namespaces, what collides |
 //! | [http] | Streamable HTTP (feature `http`): the eras over HTTP, limits, header arguments, replicas |
 //! | [authorization] | an OAuth 2.1 resource server (features `http`, `oauth`): tokens, metadata, challenges, scopes |
 //! | [testing] | the in-process test client and the manifest (feature `testing`) |
@@ -38,6 +39,9 @@
 //! - `memory`: a knowledge graph in memory, as the reference memory server keeps one, whose
 //!   graph and entities are resources with completion and subscriptions
 //!   (`cargo run --example memory -- resources`).
+//! - `composed` (the `toolwright-composed` package): one endpoint made of parts, the memory
+//!   graph (the `toolwright-graph` library) mounted as `memory` and a weather library mounted
+//!   as `weather` beside the program's own tools (`cargo run -p toolwright-composed -- list`).
 //! - `json_tools`: tools read from a JSON file at start-up, each a name, a description, an
 //!   input schema and a reply, made with `ToolDef` (`cargo run --example json_tools -- list`).
 //! - `conformance`: the fixture tools, prompts, resources and skills the official MCP
@@ -82,6 +86,9 @@ pub mod tasks {}
 
 #[doc = include_str!("serving.md")]
 pub mod serving {}
+
+#[doc = include_str!("composition.md")]
+pub mod composition {}
 
 #[doc = include_str!("http.md")]
 pub mod http {}

@@ -13,6 +13,7 @@ clients, inspector, scale-out, redis, tasks, oauth. Each stage is a module here;
 import shutil
 import sys
 import time
+from pathlib import Path
 
 import conformance
 import inspector
@@ -21,7 +22,7 @@ import redis_store
 import scaleout
 import sdk_clients
 import tasks_scaleout
-from common import EXAMPLES, SCRATCH, results, skipped
+from common import SCRATCH, results, server, skipped
 from plans import plans
 
 STAGES = {"conformance": conformance.run, "clients": sdk_clients.run, "inspector": inspector.run,
@@ -31,8 +32,8 @@ STAGES = {"conformance": conformance.run, "clients": sdk_clients.run, "inspector
 
 def main() -> int:
     for name in plans(""):
-        if not (EXAMPLES / name).exists():
-            print(f"interop: {EXAMPLES / name} is missing; build the examples first", file=sys.stderr)
+        if not Path(server(name)[0]).exists():
+            print(f"interop: {server(name)[0]} is missing; build the examples first", file=sys.stderr)
             return 1
     for stage in sys.argv[1:] or list(STAGES):
         started = time.monotonic()

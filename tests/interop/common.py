@@ -52,8 +52,12 @@ def fails_as(name: str) -> Iterator[None]:
 SERVER_ARGS = {"files": [str(ROOT), str(SCRATCH)]}
 
 
+# Example servers that are packages of the workspace rather than examples of the facade.
+PACKAGES = {"composed": ROOT / "target" / "debug" / "toolwright-composed"}
+
+
 def server(name: str) -> list[str]:
-    return [str(EXAMPLES / name), *SERVER_ARGS.get(name, [])]
+    return [str(PACKAGES.get(name, EXAMPLES / name)), *SERVER_ARGS.get(name, [])]
 
 
 def wait_until(ready: Callable[[], bool], process: subprocess.Popen, timeout: float = 10) -> bool:
@@ -88,14 +92,16 @@ class HttpServer:
     and expects exit code 0 within SHUTDOWN_TIMEOUT seconds (graceful shutdown); the outcome
     goes to `shutdowns`, reported by `shutdown_check`."""
 
-    def __init__(self, name: str, label: str, extra: tuple[str, ...] = ()) -> None:
-        self.name, self.label, self.extra = name, label, extra
+    def __init__(self, name: str, label: str, extra: tuple[str, ...] = (),
+                 env: dict[str, str] | None = None) -> None:
+        self.name, self.label, self.extra, self.env = name, label, extra, env
 
     def __enter__(self) -> "HttpServer":
         self.log_path = SCRATCH / f"server-{next(serial)}-{self.name}.log"
         self.log = open(self.log_path, "wb")
+        env = {**os.environ, **self.env} if self.env is not None else None
         self.process = subprocess.Popen([*server(self.name), "serve", "--http", "127.0.0.1:0", *self.extra],
-                                        stdin=subprocess.DEVNULL, stdout=self.log, stderr=self.log)
+                                        stdin=subprocess.DEVNULL, stdout=self.log, stderr=self.log, env=env)
         if not wait_until(self.bound, self.process):
             self.process.kill()
             self.process.wait()

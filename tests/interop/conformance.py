@@ -1,7 +1,11 @@
 """The `conformance` stage: the official conformance suite (stable for 2025-11-25, alpha for
 2026-07-28) runs its server scenarios against the `conformance` example over Streamable HTTP.
 One check line per scenario; checks that do not apply to these servers (`NOT_APPLICABLE`) are
-left out only when they fail for that reason."""
+left out only when they fail for that reason.
+
+Over HTTP the fixtures are served through a mount (`CONFORMANCE_NAMESPACE`): without a
+namespace for the scenarios that call the fixtures by name (all but a few), and under the
+namespace `fixtures` for those that name none; over stdio they are served as they are."""
 
 import json
 import re
@@ -136,17 +140,25 @@ def run() -> None:
     ]
     # Over stdio, through the bridge: everything of the handshake era that is not about HTTP.
     stdio = ["server-initialize", "ping", "logging-set-level"] + tools["2025-11-25"] + items["2025-11-25"] + asking
-    runs = [(suite, version, names, "http") for suite, version, names in runs] + [
-        ("conformance", "2025-11-25", stdio, "stdio"),
-        ("conformance", "2025-06-18", ["tools-call-elicitation", "tools-call-sampling"], "stdio"),
+    # The scenarios that call no fixture by name, under a namespace of their own (every other
+    # one, server-stateless among them, calls the fixtures by their names).
+    unnamed = ["server-initialize", "ping", "logging-set-level", "dns-rebinding-protection"]
+    runs = [(suite, version, names, "http", "") for suite, version, names in runs] + [
+        ("conformance", "2025-11-25", unnamed, "http", "fixtures"),
+        ("conformance-alpha", "2026-07-28", ["dns-rebinding-protection"], "http", "fixtures"),
+        ("conformance", "2025-11-25", stdio, "stdio", None),
+        ("conformance", "2025-06-18", ["tools-call-elicitation", "tools-call-sampling"], "stdio", None),
     ]
     excluded: set[str] = set()
-    for suite, version, names, transport in runs:
-        served = HttpServer("conformance", f"conformance {suite} {version}") if transport == "http" \
+    for suite, version, names, transport, namespace in runs:
+        mounted = f" (mounted as `{namespace}`)" if namespace else " (mounted)"
+        served = HttpServer("conformance", f"conformance {suite} {version}{mounted}",
+                            env={"CONFORMANCE_NAMESPACE": namespace}) if transport == "http" \
             else Bridge(f"conformance stdio {version}")
         with fails_as(f"conformance {version} ({suite}, {transport})"), served as http:
             for name in names:
-                label = f"conformance {version or 'extension'} {name}" + (" over stdio" if transport == "stdio" else "")
+                label = f"conformance {version or 'extension'} {name}" + (
+                    " over stdio" if transport == "stdio" else mounted)
                 checks = scenario(suite, http.url, name, version, transport)
                 relevant = [c for c in checks if not not_applicable(c)]
                 excluded.update(c["id"] for c in checks if not_applicable(c))

@@ -62,6 +62,29 @@ def plans(tag: str) -> dict[str, list[dict]]:
              "expect": {"text": "the notes are unlocked", "relisted": [
                  "add_note", "delete_note", "delete_tagged", "export_notes", "list_notes", "lock_notes"]}},
         ],
+        # Two libraries mounted under namespaces beside the program's own tools.
+        "composed": [
+            {"name": "memory_create_entities",
+             "arguments": {"entities": [{"name": "Ada", "entityType": "person", "observations": []}]},
+             "expect": {"structured": True}},
+            {"name": "weather_forecast", "arguments": {"city": "Oslo"}, "expect": {"text": "21 °C in Oslo"}},
+            {"name": "weather_search", "expect": {"text": "the weather library's search"}},
+            {"method": "resources/templates/list",
+             "expect": {"result": {"resourceTemplates": [{"uriTemplate": "memory://memory/entities/{name}"},
+                                                         {"uriTemplate": "forecast://weather/{city}"}]}}},
+            # The Inspector runs each item step in a server of its own: a read that needs no
+            # call before it.
+            {"method": "resources/read", "uri": "forecast://weather/Oslo",
+             "expect": {"result": {"contents": [{"uri": "forecast://weather/Oslo", "text": "21 °C in Oslo"}]}}},
+            {"method": "completion/complete", "ref": {"type": "ref/resource", "uri": "memory://memory/entities/{name}"},
+             "argument": {"name": "name", "value": "A"}, "expect": {"result": {"completion": {"values": ["Ada"]}}}},
+            {"method": "prompts/get", "name": "weather_packing", "arguments": {"city": "Oslo", "season": "winter"},
+             "expect": {"result": {"messages": [{"content": {
+                 "text": "List what to pack for Oslo in Winter, given its weather then."}}]}}},
+            {"method": "completion/complete", "ref": {"type": "ref/prompt", "name": "weather_packing"},
+             "argument": {"name": "season", "value": "s"},
+             "expect": {"result": {"completion": {"values": ["spring", "summer"]}}}},
+        ],
         # Started with the repository and the scratch folder as its directories.
         "files": [
             {"name": "list_allowed_directories", "expect": {"text": f"{ROOT}\n{SCRATCH.resolve()}"}},
@@ -144,7 +167,7 @@ def counted(calls: list[dict]) -> str:
     return f"{len(calls) - steps} calls, {steps} item steps"
 
 
-TOOL_COUNTS = {"quickstart": 4, "notes": 6, "files": 5, "conformance": 34}
+TOOL_COUNTS = {"quickstart": 4, "notes": 6, "composed": 6, "files": 5, "conformance": 34}
 
 
 def judge(call: dict, record: dict, logs: list | None) -> str | None:

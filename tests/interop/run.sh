@@ -8,6 +8,8 @@ here="$(cd "$(dirname "$0")" && pwd)"
 bash "$here/install.sh"
 # `oauth`: the oauth stage protects the quickstart with `serve --http --auth-*`.
 (cd "$here/../.." && cargo build --quiet --examples --features http,redis,oauth)
+# The composed example, a package of the workspace (two libraries mounted beside its own tools).
+(cd "$here/../.." && cargo build --quiet -p toolwright-composed --features http)
 # The oauth stage's resource server, an example of the toolwright-tests package (it needs axum):
 # built with all that package's features, as `cargo test --workspace --all-features` builds it.
 (cd "$here/../.." && cargo build --quiet -p toolwright-tests --all-features --example http_auth)

@@ -1,4 +1,5 @@
-//! The benchmark tools on toolwright. With `--many`, 197 more tools are registered, for the
+//! The benchmark tools on toolwright. With `--mounted` or `--mounted-twice`, they are served
+//! through one mount or two. With `--many`, 197 more tools are registered, for the
 //! cost of a call with 200 tools. With `--async-echo` or `--defined-echo`, `echo` is an
 //! `async fn`, or a `ToolDef` made at run time with the same schema, for what each way costs.
 //!
@@ -101,12 +102,25 @@ fn main() -> std::process::ExitCode {
         true => server.layer(toolwright::middleware::from_fn(|call, next| next.run(call))),
         false => server,
     };
+    // The same tools through one mount or two (without a namespace, so that the requests name
+    // them as they always have), to measure what a mount costs a call.
+    let has = |flag: &str| std::env::args().any(|a| a == flag);
+    let server = match (has("--mounted"), has("--mounted-twice")) {
+        (true, _) => Server::new("toolwright-bench", "0").mount("", server),
+        (_, true) => {
+            let middle = Server::new("middle", "0").mount("", server);
+            Server::new("toolwright-bench", "0").mount("", middle)
+        }
+        _ => server,
+    };
     let flags = [
         "--many",
         "--noop-middleware",
         "--roots",
         "--async-echo",
         "--defined-echo",
+        "--mounted",
+        "--mounted-twice",
     ];
     let args: Vec<String> = std::env::args()
         .skip(1)

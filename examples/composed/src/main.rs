@@ -9,6 +9,7 @@
 //! | `search` (weather)               | `weather_search`                   |
 //! | `create_entities` (memory)       | `memory_create_entities`           |
 //! | `memory://entities/{name}`       | `memory://memory/entities/{name}`  |
+//! | `forecast://{city}` (weather)    | `forecast://weather/{city}`        |
 //!
 //! ```sh
 //! cargo run -p toolwright-composed -- list

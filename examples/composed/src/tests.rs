@@ -43,7 +43,33 @@ fn each_library_is_served_under_its_namespace_beside_the_programs_own_tools() {
             .unwrap();
         assert_eq!(forecast.text(), "21 °C in Oslo", "the library's own state");
         let templates = names(client.list_resource_templates().unwrap(), "uriTemplate");
-        assert_eq!(templates, ["memory://memory/entities/{name}"]);
+        assert_eq!(
+            templates,
+            [
+                "forecast://weather/{city}",
+                "memory://memory/entities/{name}"
+            ]
+        );
+        let oslo = client.read_resource("forecast://weather/Oslo").unwrap();
+        assert_eq!(oslo["contents"][0]["text"], "21 °C in Oslo", "{revision}");
+        assert_eq!(oslo["contents"][0]["uri"], "forecast://weather/Oslo");
+        let prompts = names(client.list_prompts().unwrap(), "name");
+        assert_eq!(prompts, ["weather_packing"]);
+        let seasons = client
+            .complete_prompt_argument("weather_packing", "season", "s", json!({}))
+            .unwrap();
+        assert_eq!(seasons["values"], json!(["spring", "summer"]), "{revision}");
+        let got = client
+            .get_prompt(
+                "weather_packing",
+                json!({"city": "Oslo", "season": "winter"}),
+            )
+            .unwrap();
+        let text = &got["messages"][0]["content"]["text"];
+        assert_eq!(
+            text,
+            "List what to pack for Oslo in Winter, given its weather then."
+        );
     }
 }
 
