@@ -590,3 +590,56 @@ fn an_empty_namespace_mounts_items_under_their_own_names() {
     assert!(error.contains("two tools are named `search`"), "{error}");
     assert!(error.contains("(mounted without a namespace)"), "{error}");
 }
+
+#[test]
+fn cache_hints_merge_conservatively_and_pages_run_across_every_mount() {
+    let child = tracker().cache_ttl(std::time::Duration::from_secs(10));
+    let server = Server::new("team", "1")
+        .tool::<add>()
+        .mount("gh", child)
+        .page_size(1);
+    let mut client = Client::connect(server, ProtocolVersion::V2026_07_28).unwrap();
+    let first = client.request("tools/list", json!({})).unwrap();
+    assert_eq!(first["ttlMs"], 10_000, "the shorter lifetime: {first}");
+    assert_eq!(first["cacheScope"], "public");
+    // One list, one pager: the cursors lead through the parent's and the child's tools.
+    let mut names = Vec::new();
+    let mut page = first;
+    loop {
+        names.extend(page["tools"].as_array().unwrap().iter().map(|t| t["name"].clone()));
+        let Some(cursor) = page["nextCursor"].as_str().map(str::to_owned) else {
+            break;
+        };
+        page = client
+            .request("tools/list", json!({"cursor": cursor}))
+            .unwrap();
+    }
+    assert_eq!(names, ["add", "gh_links", "gh_search"]);
+}
+
+/// Fails with a detail only a developer should see.
+#[mcp_tool]
+fn leaky() -> Result<String, std::io::Error> {
+    Err(std::io::Error::other("the database password is hunter2"))
+}
+
+#[test]
+fn a_child_never_shows_what_the_parent_masks_and_the_parents_tags_filter_it_too() {
+    let child = Server::new("c", "1")
+        .tool::<leaky>()
+        .tool_def(
+            ToolDef::new("admin", |_: Value, _: Context| async { Ok::<_, String>("x") })
+                .tags(&["admin"]),
+        )
+        .expose_internal_errors(true);
+    let server = Server::new("p", "1")
+        .mount("c", child)
+        .without_tags(["admin"]);
+    let mut client = Client::connect(server, ProtocolVersion::V2025_11_25).unwrap();
+    let tools = client.list_tools().unwrap();
+    assert_eq!(names(&tools, "name"), ["c_leaky"], "the parent's tags filter the child's");
+    let failed = client.call("c_leaky", json!({})).unwrap();
+    assert!(failed.is_error());
+    assert!(!failed.text().contains("hunter2"), "{}", failed.text());
+    assert!(failed.text().contains("internal error"), "{}", failed.text());
+}

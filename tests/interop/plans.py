@@ -84,6 +84,10 @@ def plans(tag: str) -> dict[str, list[dict]]:
             {"method": "completion/complete", "ref": {"type": "ref/prompt", "name": "weather_packing"},
              "argument": {"name": "season", "value": "s"},
              "expect": {"result": {"completion": {"values": ["spring", "summer"]}}}},
+            # The graph's own update, heard by the URI it has through the mount.
+            {"method": "resources/subscribe", "uri": "memory://memory/entities/Ada",
+             "then": {"name": "memory_add_observations", "arguments": {"name": "Ada", "observations": ["counted"]}},
+             "expect": {"result": {"updated": ["memory://memory/entities/Ada"]}}},
         ],
         # Started with the repository and the scratch folder as its directories.
         "files": [
@@ -142,13 +146,16 @@ def plans(tag: str) -> dict[str, list[dict]]:
 
 
 def answerable(calls: list[dict], client: str) -> list[dict]:
-    """The calls `client` can make: those that need the client to answer an ask (`answers`)
-    only for the clients that answer (the TypeScript and Python SDK clients), and a completion
-    not for the Inspector, whose CLI has no flag for it."""
+    """The calls `client` can make: those that need the client to answer an ask (`answers`) or
+    to hear a resource's updates (`resources/subscribe`) only for the clients that do (the
+    TypeScript and Python SDK clients), and a completion not for the Inspector, whose CLI has no
+    flag for it."""
     if client in ("ts-sdk-1", "ts-sdk-2", "python-sdk"):
         return calls
     if client == "inspector":
         calls = [c for c in calls if c.get("method") != "completion/complete"]
+    # A subscription needs a client that stays connected and hears notifications.
+    calls = [c for c in calls if c.get("method") != "resources/subscribe"]
     return [c for c in calls if "answers" not in c]
 
 

@@ -8,10 +8,14 @@ PLAN: {"mode": "legacy" | "auto" | "2026-07-28", "logLevel": null | "info",
        "calls": [{"name", "arguments", "progress": bool, "cancelAfterMs": number | null,
                   "answers": {"elicitation": ElicitResult, "sampling": CreateMessageResult}}
                  | {"method": "prompts/list" | "prompts/get" | "resources/list" |
-                    "resources/templates/list" | "resources/read" | "completion/complete",
-                    "name", "arguments", "uri", "ref", "argument"}]}
+                    "resources/templates/list" | "resources/read" | "completion/complete" |
+                    "resources/subscribe",
+                    "name", "arguments", "uri", "ref", "argument", "then"}]}
 A call with a `method` is an item step, made through the SDK's own method for it (a list walks
-every page), so the SDK validates its result; the others call a tool.
+every page), so the SDK validates its result; the others call a tool. A `resources/subscribe`
+step subscribes to `uri` (`resources/subscribe` in a session, a `subscriptions/listen` stream on
+2026-07-28), calls the tool `then` names, and is `{"updated": [...]}`, the URIs of the updates
+heard within 5 s.
 The client declares elicitation and sampling and answers the server's asks during a call with
 that call's `answers` (a decline when it has none), recording each ask's method: as requests in
 a session, or through the SDK's multi-round-trip driver on 2026-07-28.
@@ -48,6 +52,34 @@ async def every_page(list_page: Callable[..., Awaitable[Any]], field: str) -> li
             return items
 
 
+async def subscribed(client: Client, step: dict, updated: list[str]) -> dict:
+    """A `resources/subscribe` step: the URIs of the updates heard after the step's call."""
+    then = step["then"]
+    before = len(updated)
+
+    async def heard() -> dict:
+        await client.call_tool(then["name"], then.get("arguments", {}))
+        with anyio.move_on_after(5):
+            while step["uri"] not in updated[before:]:
+                await anyio.sleep(0.05)
+        return {"updated": updated[before:]}
+
+    if client.protocol_version != "2026-07-28":
+        await client.subscribe_resource(step["uri"])
+        return await heard()
+    async with client.listen(resource_subscriptions=[step["uri"]]) as subscription:
+        async def collect() -> None:
+            async for event in subscription:
+                uri = getattr(event, "uri", None)
+                if uri is not None:
+                    updated.append(str(uri))
+        async with anyio.create_task_group() as group:
+            group.start_soon(collect)
+            result = await heard()
+            group.cancel_scope.cancel()
+        return result
+
+
 async def item_step(client: Client, step: dict) -> Any:
     """An item step through the SDK's own method for it: its result as JSON."""
     method = step["method"]
@@ -76,6 +108,14 @@ async def main() -> None:
     async def on_log(params: types.LoggingMessageNotificationParams) -> None:
         out["logs"].append(dump(params))
 
+    # The URIs of the `notifications/resources/updated` heard in a session, oldest first.
+    updated: list[str] = []
+
+    async def on_message(message: Any) -> None:
+        root = getattr(message, "root", message)
+        if getattr(root, "method", None) == "notifications/resources/updated":
+            updated.append(str(root.params.uri))
+
     # The call in progress: its plan entry and its record.
     current: dict[str, Any] = {}
 
@@ -98,6 +138,7 @@ async def main() -> None:
         logging_callback=on_log,
         elicitation_callback=on_elicitation,
         sampling_callback=on_sampling,
+        message_handler=on_message,
         client_info=types.Implementation(name="toolwright-interop", version="1.0.0"),
     )
     if plan.get("logLevel") and options["mode"] != "legacy":
@@ -118,7 +159,9 @@ async def main() -> None:
 
                 cancel_after = call.get("cancelAfterMs")
                 try:
-                    if "method" in call:
+                    if call.get("method") == "resources/subscribe":
+                        record["result"] = await subscribed(client, call, updated)
+                    elif "method" in call:
                         record["result"] = await item_step(client, call)
                     else:
                         with anyio.move_on_after(cancel_after / 1000 if cancel_after is not None else None) as scope:

@@ -9,10 +9,14 @@
 //        "calls": [{"name", "arguments", "progress": bool, "cancelAfterMs": number | null,
 //                   "answers": {"elicitation": ElicitResult, "sampling": CreateMessageResult}}
 //                  | {"method": "prompts/list" | "prompts/get" | "resources/list" |
-//                     "resources/templates/list" | "resources/read" | "completion/complete",
-//                     "name", "arguments", "uri", "ref", "argument"}]}
+//                     "resources/templates/list" | "resources/read" | "completion/complete" |
+//                     "resources/subscribe",
+//                     "name", "arguments", "uri", "ref", "argument", "then"}]}
 // A call with a `method` is an item step, made through the SDK's own method for it (a list
-// walks every page), so the SDK validates its result; the others call a tool. A call with
+// walks every page), so the SDK validates its result; the others call a tool. A
+// `resources/subscribe` step subscribes to `uri` (`resources/subscribe` in a session, a
+// `subscriptions/listen` stream on 2026-07-28), calls the tool `then` names, and resolves to
+// `{"updated": [...]}`, the URIs of the updates heard within 5 s. A call with
 // `"task": true` (SDK 1.x, 2025-11-25) calls it as a task through the SDK's experimental tasks
 // client (`callToolStream`), recording the task's statuses; with `"cancel": true` it cancels the
 // task once it has reported a status message.
@@ -59,6 +63,15 @@ if (v2) {
 } else {
   const { LoggingMessageNotificationSchema } = await import('@modelcontextprotocol/sdk/types.js');
   client.setNotificationHandler(LoggingMessageNotificationSchema, onLog);
+}
+// The URIs of the `notifications/resources/updated` heard, oldest first.
+const updated = [];
+const onUpdated = (n) => { updated.push(n.params.uri); };
+if (v2) {
+  client.setNotificationHandler('notifications/resources/updated', onUpdated);
+} else {
+  const { ResourceUpdatedNotificationSchema } = await import('@modelcontextprotocol/sdk/types.js');
+  client.setNotificationHandler(ResourceUpdatedNotificationSchema, onUpdated);
 }
 // The call in progress: its plan entry and its record.
 let current = null;
@@ -166,6 +179,19 @@ const items = {
   }),
   'resources/read': (s) => client.readResource({ uri: s.uri }, { timeout }),
   'completion/complete': (s) => client.complete({ ref: s.ref, argument: s.argument }, { timeout }),
+  'resources/subscribe': async (s) => {
+    const modern = out.protocolVersion === '2026-07-28';
+    const listening = modern
+      ? await client.listen({ resourceSubscriptions: [s.uri] }, { timeout })
+      : await client.subscribeResource({ uri: s.uri }, { timeout });
+    const before = updated.length;
+    await callTool(s.then, { progress: [] });
+    for (let waited = 0; !updated.slice(before).includes(s.uri) && waited < 5000; waited += 50) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    if (modern) await listening.close();
+    return { updated: updated.slice(before) };
+  },
 };
 try {
   await client.connect(transport, { timeout });
