@@ -385,6 +385,12 @@ fn a_tools_ui_resource_is_namespaced_with_it() {
 
 #[test]
 fn collisions_after_namespacing_stop_the_server_naming_both_sides() {
+    // Where `fn search` is defined: the line the error names for it.
+    let search = 1 + include_str!("mounts.rs")
+        .lines()
+        .position(|l| l.starts_with("fn search("))
+        .unwrap();
+    let line = line!() + 1;
     let own = ToolDef::new("gh_search", |_: Value, _: Context| async {
         Ok::<_, String>("mine")
     });
@@ -393,9 +399,13 @@ fn collisions_after_namespacing_stop_the_server_naming_both_sides() {
             .tool_def(own)
             .mount("gh", tracker()),
     );
-    assert!(
-        error.starts_with("two tools are named `gh_search`"),
-        "{error}"
+    assert_eq!(
+        error,
+        format!(
+            "two tools are named `gh_search`: one defined at tests/integration/mounts.rs:{search} \
+             (mounted as `gh`), one at tests/integration/mounts.rs:{line}; give one of them \
+             another name with #[mcp_tool(name = \"...\")]"
+        )
     );
     assert!(error.contains("mounted as `gh`"), "{error}");
     assert!(error.contains("tests/integration/mounts.rs"), "{error}");
@@ -425,10 +435,12 @@ fn collisions_after_namespacing_stop_the_server_naming_both_sides() {
 #[test]
 fn what_cannot_be_namespaced_is_refused_at_start_up() {
     let error = start_error(Server::new("team", "1").mount("git_hub", tracker()));
-    assert!(
-        error.contains("`git_hub` cannot be a mount's namespace"),
-        "{error}"
+    assert_eq!(
+        error,
+        "the server cannot be mounted: `git_hub` cannot be a mount's namespace: it has up to 32 \
+         characters, each a letter, a digit or `-` (`_` separates it from the names it prefixes)"
     );
+    let line = line!() + 1;
     let urn = ResourceDef::new(
         "book",
         "urn:isbn:0451450523",
@@ -436,18 +448,31 @@ fn what_cannot_be_namespaced_is_refused_at_start_up() {
     );
     let error =
         start_error(Server::new("team", "1").mount("lib", Server::new("l", "1").resource_def(urn)));
-    assert!(
-        error.contains("`urn:isbn:0451450523` cannot be namespaced"),
-        "{error}"
+    assert_eq!(
+        error,
+        format!(
+            "resource `book` (at tests/integration/mounts.rs:{line}): `urn:isbn:0451450523` \
+             cannot be namespaced: a mounted resource's URI starts with `scheme://`, and the \
+             namespace becomes its first segment"
+        )
     );
+    let line = line!() + 1;
     let long = ToolDef::new("t".repeat(121), |_: Value, _: Context| async {
         Ok::<_, String>("x")
     });
     let error = start_error(
         Server::new("team", "1").mount("library", Server::new("l", "1").tool_def(long)),
     );
-    assert!(error.contains("mounted as `library_ttt"), "{error}");
-    assert!(error.contains("1 to 128 characters"), "{error}");
+    assert_eq!(
+        error,
+        format!(
+            "tool `{}` (at tests/integration/mounts.rs:{line}): mounted as `library_{}`, its name \
+             breaks the naming rules: a tool name has 1 to 128 characters, each a letter, a \
+             digit, `_`, `-` or `.`",
+            "t".repeat(121),
+            "t".repeat(121)
+        )
+    );
 }
 
 #[test]
@@ -606,7 +631,13 @@ fn cache_hints_merge_conservatively_and_pages_run_across_every_mount() {
     let mut names = Vec::new();
     let mut page = first;
     loop {
-        names.extend(page["tools"].as_array().unwrap().iter().map(|t| t["name"].clone()));
+        names.extend(
+            page["tools"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|t| t["name"].clone()),
+        );
         let Some(cursor) = page["nextCursor"].as_str().map(str::to_owned) else {
             break;
         };
@@ -628,8 +659,10 @@ fn a_child_never_shows_what_the_parent_masks_and_the_parents_tags_filter_it_too(
     let child = Server::new("c", "1")
         .tool::<leaky>()
         .tool_def(
-            ToolDef::new("admin", |_: Value, _: Context| async { Ok::<_, String>("x") })
-                .tags(&["admin"]),
+            ToolDef::new("admin", |_: Value, _: Context| async {
+                Ok::<_, String>("x")
+            })
+            .tags(&["admin"]),
         )
         .expose_internal_errors(true);
     let server = Server::new("p", "1")
@@ -637,9 +670,17 @@ fn a_child_never_shows_what_the_parent_masks_and_the_parents_tags_filter_it_too(
         .without_tags(["admin"]);
     let mut client = Client::connect(server, ProtocolVersion::V2025_11_25).unwrap();
     let tools = client.list_tools().unwrap();
-    assert_eq!(names(&tools, "name"), ["c_leaky"], "the parent's tags filter the child's");
+    assert_eq!(
+        names(&tools, "name"),
+        ["c_leaky"],
+        "the parent's tags filter the child's"
+    );
     let failed = client.call("c_leaky", json!({})).unwrap();
     assert!(failed.is_error());
     assert!(!failed.text().contains("hunter2"), "{}", failed.text());
-    assert!(failed.text().contains("internal error"), "{}", failed.text());
+    assert!(
+        failed.text().contains("internal error"),
+        "{}",
+        failed.text()
+    );
 }
