@@ -344,16 +344,18 @@ fn a_listen_stream_hears_a_mounted_resource_by_its_namespaced_uri() {
 #[test]
 fn a_childs_hooks_hear_of_its_own_resources_by_its_own_uris() {
     let heard: Seen = Seen::default();
-    let hear = Arc::clone(&heard);
-    let mut child = tracker().on_subscribe(move |_, uri| {
-        hear.lock().unwrap().push(uri.to_owned());
-        match uri.ends_with("/0") {
-            true => Err(toolwright::McpError::invalid_params(
-                "issue 0 is not watched",
-            )),
-            false => Ok(()),
-        }
-    });
+    let (hear, unheard) = (Arc::clone(&heard), Arc::clone(&heard));
+    let mut child = tracker()
+        .on_unsubscribe(move |_, uri| unheard.lock().unwrap().push(format!("-{uri}")))
+        .on_subscribe(move |_, uri| {
+            hear.lock().unwrap().push(uri.to_owned());
+            match uri.ends_with("/0") {
+                true => Err(toolwright::McpError::invalid_params(
+                    "issue 0 is not watched",
+                )),
+                false => Ok(()),
+            }
+        });
     let _updates = child.resource_updates();
     let server = Server::new("team", "1")
         .resource::<readme>()
@@ -363,7 +365,17 @@ fn a_childs_hooks_hear_of_its_own_resources_by_its_own_uris() {
     client.subscribe("docs://readme").unwrap();
     let refused = client.subscribe("issues://gh/0").unwrap_err();
     assert_eq!(refused.message, "issue 0 is not watched");
-    assert_eq!(*heard.lock().unwrap(), ["issues://5", "issues://0"]);
+    client
+        .request("resources/unsubscribe", json!({"uri": "issues://gh/5"}))
+        .unwrap();
+    client
+        .request("resources/unsubscribe", json!({"uri": "docs://readme"}))
+        .unwrap();
+    assert_eq!(
+        *heard.lock().unwrap(),
+        ["issues://5", "issues://0", "-issues://5"],
+        "the child hears of its own resources only, by its own URIs"
+    );
 }
 
 #[test]
