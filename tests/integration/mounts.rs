@@ -285,8 +285,19 @@ fn a_childs_middleware_wraps_its_own_tools_inside_the_parents() {
     client.call("gh_search", json!({"query": "q"})).unwrap();
     assert_eq!(
         *seen.lock().unwrap(),
-        ["parent add", "parent gh_search", "child gh_search"]
+        ["parent add", "parent gh_search", "child search"],
+        "each server's layers see the tool by the name that server gives it"
     );
+    // A parent without layers: its own tools take no middleware, the child's take the child's.
+    seen.lock().unwrap().clear();
+    let child = Server::new("child", "1")
+        .tool::<search>()
+        .layer(layer("child"));
+    let server = Server::new("parent", "1").tool::<add>().mount("gh", child);
+    let mut client = Client::connect(server, ProtocolVersion::V2025_11_25).unwrap();
+    client.call("add", json!({"a": 1, "b": 2})).unwrap();
+    client.call("gh_search", json!({"query": "q"})).unwrap();
+    assert_eq!(*seen.lock().unwrap(), ["child search"]);
 }
 
 #[test]
@@ -379,19 +390,34 @@ fn a_childs_hooks_hear_of_its_own_resources_by_its_own_uris() {
 }
 
 #[test]
-fn a_tools_ui_resource_is_namespaced_with_it() {
-    let app = ToolDef::new("forecast", |_: Value, _: Context| async { Ok::<_, String>("sunny") })
-        .meta(json!({"ui": {"resourceUri": "ui://weather/forecast.html"}, "ui/resourceUri": "ui://weather/forecast.html"}));
-    let server = Server::new("team", "1").mount("wx", Server::new("weather", "1").tool_def(app));
+fn a_tools_ui_resource_is_namespaced_with_it_when_the_child_serves_it() {
+    let ui = |uri: &str| json!({"ui": {"resourceUri": uri}, "ui/resourceUri": uri});
+    let app = ToolDef::new("forecast", |_: Value, _: Context| async {
+        Ok::<_, String>("sunny")
+    })
+    .meta(ui("ui://weather/forecast.html"));
+    let shared = ToolDef::new("shared", |_: Value, _: Context| async {
+        Ok::<_, String>("x")
+    })
+    .meta(ui("ui://shared/app.html"));
+    let view = ResourceDef::new(
+        "forecast-view",
+        "ui://weather/forecast.html",
+        |_: Value, _: Context| async { "<html></html>" },
+    );
+    let child = Server::new("weather", "1")
+        .tool_def(app)
+        .tool_def(shared)
+        .resource_def(view);
+    let server = Server::new("team", "1").mount("wx", child);
     let mut client = Client::connect(server, ProtocolVersion::V2025_11_25).unwrap();
     let tools = client.list_tools().unwrap();
+    let meta = |name: &str| tools.iter().find(|t| t["name"] == name).unwrap()["_meta"].clone();
+    assert_eq!(meta("wx_forecast"), ui("ui://wx/weather/forecast.html"));
     assert_eq!(
-        tools[0]["_meta"]["ui"]["resourceUri"],
-        "ui://wx/weather/forecast.html"
-    );
-    assert_eq!(
-        tools[0]["_meta"]["ui/resourceUri"],
-        "ui://wx/weather/forecast.html"
+        meta("wx_shared"),
+        ui("ui://shared/app.html"),
+        "a UI resource the child does not serve is left as it is"
     );
 }
 
@@ -450,7 +476,8 @@ fn what_cannot_be_namespaced_is_refused_at_start_up() {
     assert_eq!(
         error,
         "the server cannot be mounted: `git_hub` cannot be a mount's namespace: it has up to 32 \
-         characters, each a letter, a digit or `-` (`_` separates it from the names it prefixes)"
+         characters, each a lowercase letter, a digit or `-` (`_` separates it from the names it \
+         prefixes)"
     );
     let line = line!() + 1;
     let urn = ResourceDef::new(
@@ -604,7 +631,7 @@ fn a_mounted_servers_skills_take_the_namespace_as_their_first_segment() {
         .mount("", Server::new("kit", "1").skills(folder));
     let error = start_error(twice);
     assert!(
-        error.contains("serves `skill://demo-skill/SKILL.md`, as the skills folder"),
+        error.contains("serves `skill://demo-skill/SKILL.md`, and the skills folder"),
         "{error}"
     );
 }
@@ -694,5 +721,121 @@ fn a_child_never_shows_what_the_parent_masks_and_the_parents_tags_filter_it_too(
         failed.text().contains("internal error"),
         "{}",
         failed.text()
+    );
+}
+
+/// Links to issue 7 as the middle server names it (served by the server mounted into it).
+#[mcp_tool]
+fn middle_link() -> Content {
+    Content::resource_link(ResourceLink::new("issues://gh/7", "issue 7"))
+}
+
+#[test]
+fn a_middle_servers_links_to_what_is_mounted_into_it_point_through_both_mounts() {
+    let platform = Server::new("platform", "1")
+        .tool::<middle_link>()
+        .mount("gh", tracker());
+    let server = Server::new("company", "1").mount("team", platform);
+    let mut client = Client::connect(server, ProtocolVersion::V2025_11_25).unwrap();
+    let linked = client.call("team_middle_link", json!({})).unwrap();
+    assert_eq!(linked.content()[0]["uri"], "issues://team/gh/7");
+}
+
+#[test]
+fn a_childs_handle_changes_its_own_items_only() {
+    for namespace in ["gh", ""] {
+        let mut child = Server::new("c", "1").tool::<search>();
+        let handle = child.handle();
+        let own = ToolDef::new(
+            format!(
+                "{namespace}{}add_more",
+                if namespace.is_empty() { "" } else { "_" }
+            ),
+            |_: Value, _: Context| async { Ok::<_, String>("the parent's") },
+        );
+        let server = Server::new("p", "1")
+            .tool::<add>()
+            .tool_def(own)
+            .mount(namespace, child);
+        let mut client = Client::connect(server, ProtocolVersion::V2025_11_25).unwrap();
+        for refused in [handle.remove_tool("add"), handle.disable_tool("add_more")] {
+            assert!(
+                matches!(refused, Err(toolwright::Error::Unknown { .. })),
+                "{namespace:?}: {refused:?}"
+            );
+        }
+        assert_eq!(client.list_tools().unwrap().len(), 3, "{namespace:?}");
+        handle.disable_tool("search").unwrap();
+        assert_eq!(client.list_tools().unwrap().len(), 2, "{namespace:?}");
+    }
+}
+
+#[test]
+fn hooks_are_asked_about_their_own_resources_whatever_the_namespace() {
+    let heard = Seen::default();
+    let (hear, unhear) = (Arc::clone(&heard), Arc::clone(&heard));
+    let mut child = tracker()
+        .on_subscribe(move |session, uri| {
+            hear.lock()
+                .unwrap()
+                .push(format!("child {uri} {:?}", session.subscriptions()));
+            Ok(())
+        })
+        .on_unsubscribe(move |_, uri| unhear.lock().unwrap().push(format!("child -{uri}")));
+    let _updates = child.resource_updates();
+    let server = Server::new("team", "1")
+        .resource::<about>()
+        .mount("", child)
+        .on_subscribe(move |_, uri| match uri.ends_with("/3") {
+            true => Err(toolwright::McpError::invalid_params("not issue 3")),
+            false => Ok(()),
+        });
+    let mut client = Client::connect(server, ProtocolVersion::V2025_11_25).unwrap();
+    client.subscribe("team://about").unwrap();
+    client.subscribe("issues://2").unwrap();
+    let refused = client.subscribe("issues://3").unwrap_err();
+    assert_eq!(refused.message, "not issue 3");
+    assert_eq!(
+        *heard.lock().unwrap(),
+        [
+            "child issues://2 [\"team://about\"]",
+            "child issues://3 [\"issues://2\", \"team://about\"]",
+            "child -issues://3",
+        ],
+        "the child is asked first, not about the parent's own resource, and hears of a \
+         subscription the parent then refused as undone"
+    );
+}
+
+/// About the team.
+#[mcp_resource("team://about")]
+fn about() -> String {
+    "the team".to_owned()
+}
+
+#[test]
+fn a_skill_inside_another_folders_skill_is_refused() {
+    let root = std::env::temp_dir().join(format!("mount-skills-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    let skill = |path: &str, name: &str| {
+        let folder = root.join(path);
+        std::fs::create_dir_all(&folder).unwrap();
+        let text = format!("---\nname: {name}\ndescription: A skill\n---\n# {name}\n");
+        std::fs::write(folder.join("SKILL.md"), text).unwrap();
+    };
+    skill("parent/gh", "gh");
+    skill("child/refunds", "refunds");
+    let server = Server::new("team", "1")
+        .skills(root.join("parent"))
+        .mount("gh", Server::new("c", "1").skills(root.join("child")));
+    let error = start_error(server);
+    let _ = std::fs::remove_dir_all(&root);
+    assert!(
+        error.contains("serves `skill://gh/refunds/SKILL.md`, and the skills folder"),
+        "{error}"
+    );
+    assert!(
+        error.contains("one skill would lie inside the other's folder"),
+        "{error}"
     );
 }

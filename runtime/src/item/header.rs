@@ -152,19 +152,21 @@ impl Mount {
         self.levels.last().expect("a mount has a level")
     }
 
-    /// Whether both items are defined in the same mounted server.
-    pub(crate) fn same_server(&self, other: &Mount) -> bool {
-        Arc::ptr_eq(self.own(), other.own())
+    /// Whether an item served through `inner` is the item's own server's, or one of the
+    /// servers mounted into it: its mounts begin with this one's.
+    pub(crate) fn holds(&self, inner: Option<&Mount>) -> bool {
+        inner.is_some_and(|inner| {
+            inner.levels.len() >= self.levels.len()
+                && (self.levels.iter().zip(&inner.levels)).all(|(a, b)| Arc::ptr_eq(a, b))
+        })
     }
 
-    /// The namespaces, outermost first: `team/github`.
+    /// The namespaces, outermost first, as they prefix a tool's name: `team_github` (empty
+    /// ones left out).
     pub(crate) fn path(&self) -> String {
-        let names: Vec<String> = self
-            .levels
-            .iter()
-            .map(|l| l.namespace.to_string())
-            .collect();
-        names.join("/")
+        let named = self.levels.iter().filter(|l| !l.namespace.is_empty());
+        let names: Vec<String> = named.map(|l| l.namespace.to_string()).collect();
+        names.join("_")
     }
 
     /// Where a resource at `local` in the item's own server is served.
@@ -182,24 +184,42 @@ impl Mount {
             .try_fold(uri.to_owned(), |uri, level| level.namespace.local_uri(&uri))
     }
 
+    /// What the server mounted `depth` levels down calls the tool or prompt called `name`
+    /// here (a suffix of it).
+    pub(crate) fn local_name<'a>(&self, name: &'a str, depth: usize) -> &'a str {
+        let levels = self.levels.iter().take(depth);
+        levels.fold(name, |name, l| l.namespace.local_name(name).unwrap_or(name))
+    }
+
     /// Whether the rules of the servers `item` is mounted from let `caller` see it, each seeing
     /// it as that server names it.
     pub(crate) fn allows(&self, item: ItemInfo<'_>, caller: &Caller<'_>) -> bool {
-        let (mut name, mut uri) = (item.name, item.uri.map(str::to_owned));
-        self.levels.iter().all(|level| {
-            if item.kind != ItemKind::Resource {
-                name = level.namespace.local_name(name).unwrap_or(name);
-            }
-            uri = uri.as_deref().and_then(|u| level.namespace.local_uri(u));
-            level.rule.as_ref().is_none_or(|rule| {
-                let local = ItemInfo {
-                    name,
-                    uri: uri.as_deref(),
-                    mount: None,
-                    ..item
-                };
-                rule(local, caller)
-            })
+        if self.levels.iter().all(|level| level.rule.is_none()) {
+            return true;
+        }
+        self.levels.iter().enumerate().all(|(depth, level)| {
+            let Some(rule) = &level.rule else {
+                return true;
+            };
+            let uri = match item.uri {
+                None => None,
+                Some(uri) => {
+                    let mut levels = self.levels.iter().take(depth + 1);
+                    let local = levels.try_fold(uri.to_owned(), |u, l| l.namespace.local_uri(&u));
+                    Some(local.unwrap_or_else(|| uri.to_owned()))
+                }
+            };
+            let name = match item.kind {
+                ItemKind::Resource => item.name,
+                _ => self.local_name(item.name, depth + 1),
+            };
+            let local = ItemInfo {
+                name,
+                uri: uri.as_deref(),
+                mount: None,
+                ..item
+            };
+            rule(local, caller)
         })
     }
 }
@@ -264,5 +284,10 @@ impl<'a> ItemInfo<'a> {
     /// The mounts it is served through, in the server it is served by.
     pub(crate) fn mount(&self) -> Option<&'a Mount> {
         self.mount
+    }
+
+    /// The same item, by another name (as a server it is mounted from names it).
+    pub(crate) fn named(self, name: &'a str) -> ItemInfo<'a> {
+        ItemInfo { name, ..self }
     }
 }

@@ -2,8 +2,9 @@
 //! mounted under `github` is `github_search`; a resource `repo://issues/{n}` is
 //! `repo://github/issues/{n}` (the namespace is the first segment after `scheme://`).
 //!
-//! A namespace is letters, digits and `-`: never `_`, so the first `_` of a mounted name always
-//! ends its outermost namespace, and never a character a URI would have to escape. The empty
+//! A namespace is lowercase letters, digits and `-`: never `_`, so the first `_` of a mounted
+//! name always ends its outermost namespace; never a character a URI would have to escape; and
+//! never an uppercase letter, since it becomes a URI's authority, which clients may lowercase. The empty
 //! namespace renames nothing: a server mounted so serves its items as they are named.
 
 use std::fmt;
@@ -25,12 +26,13 @@ impl Namespace {
         let valid = namespace.len() <= MAX_LEN
             && namespace
                 .chars()
-                .all(|c| c.is_ascii_alphanumeric() || c == '-');
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-');
         match valid {
             true => Ok(Namespace(namespace.into())),
             false => Err(format!(
                 "`{namespace}` cannot be a mount's namespace: it has up to {MAX_LEN} characters, \
-                 each a letter, a digit or `-` (`_` separates it from the names it prefixes)"
+                 each a lowercase letter, a digit or `-` (`_` separates it from the names it \
+                 prefixes)"
             )),
         }
     }
@@ -136,7 +138,13 @@ mod tests {
     fn what_cannot_be_namespaced_is_refused() {
         assert!(ns("a").uri("urn:isbn:0451450523").is_err());
         assert!(ns("a").uri("{+base}://x").is_err());
-        for bad in ["has_underscore", "has space", "slash/", &"x".repeat(33)] {
+        for bad in [
+            "GitHub",
+            "has_underscore",
+            "has space",
+            "slash/",
+            &"x".repeat(33),
+        ] {
             assert!(Namespace::new(bad).is_err(), "{bad:?}");
         }
         assert!(Namespace::new("team-2").is_ok());

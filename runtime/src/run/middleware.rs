@@ -156,16 +156,24 @@ impl Service<ToolCall> for Split {
         self.inner.poll_ready(cx)
     }
 
-    fn call(&mut self, call: ToolCall) -> BoxFuture {
-        let mounted = call.tool.spec.header.mount.as_ref();
-        match mounted.is_some_and(|m| m.levels.iter().any(|l| Arc::ptr_eq(l, &self.level))) {
-            true => {
+    fn call(&mut self, mut call: ToolCall) -> BoxFuture {
+        match depth_in(&call, &self.level) {
+            Some(depth) => {
                 let chain = Arc::clone(&self.chain);
+                call.depth = depth;
                 Box::pin(async move { Ok(chain.call(call).await) })
             }
-            false => self.inner.call(call),
+            None => self.inner.call(call),
         }
     }
+}
+
+/// How deep in the mounts of the tool `call` calls the server mounted through `level` is (its
+/// layers see the tool by the name that server gives it), if the tool is served through it.
+pub(crate) fn depth_in(call: &ToolCall, level: &Arc<Level>) -> Option<usize> {
+    let mount = call.tool.spec.header.mount.as_ref()?;
+    let position = mount.levels.iter().position(|l| Arc::ptr_eq(l, level))?;
+    Some(position + 1)
 }
 
 /// A layer's error, as the call's result: a [`ToolError`]'s message as it is, any other error's

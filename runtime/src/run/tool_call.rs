@@ -21,12 +21,19 @@ pub struct ToolCall {
     pub(crate) tool: Arc<ServedTool>,
     pub(crate) invocation: Invocation,
     pub(crate) threads: Arc<Threads>,
+    /// How many of the tool's mounts the middleware it is in sits inside: a mounted server's
+    /// layers see the tool by the name that server gives it.
+    pub(crate) depth: usize,
 }
 
 impl ToolCall {
     /// The tool called.
     pub fn tool(&self) -> ToolInfo<'_> {
-        self.tool.spec.info()
+        let info = self.tool.spec.info();
+        match (&self.tool.spec.header.mount, self.depth) {
+            (Some(mount), depth @ 1..) => info.named(mount.local_name(info.name(), depth)),
+            _ => info,
+        }
     }
 
     /// The request: revision, client, `_meta`, what an HTTP layer put into it.
@@ -51,6 +58,7 @@ impl ToolCall {
             tool,
             invocation,
             threads,
+            ..
         } = self;
         let handler = tool.spec.handler;
         once::run(handler, invocation, &threads, Some(tool)).await

@@ -328,10 +328,11 @@ impl Server {
     /// namespaces, outermost first (`team_github_search`).
     ///
     /// The child keeps deciding for its own items: its states (which its items' parameters take
-    /// before this server's), its visibility rule and tags filter (seeing its items as it names
-    /// them), its middleware (inside this server's), its schema profile, the cache hints of its
-    /// reads, and its session hooks (asked about its own resources, by the URIs it knows). Its
-    /// handles keep working while this server serves, naming items as the child does. This
+    /// before this server's), its visibility rule, tags filter and middleware (inside this
+    /// server's), each seeing its items as it names them, its schema profile, the cache hints
+    /// of its reads, and its session hooks (asked first about its own resources, by the URIs
+    /// it knows). Its handles keep working while this server serves, naming items as the child
+    /// does and changing its own items only. This
     /// server decides the rest: its identity, limits, pages and order, error masking, task
     /// store, authorization, and its own visibility rule and tags filter on top of the child's.
     /// Two items that end up with one name, or two resources that can serve one URI, stop the
@@ -347,7 +348,7 @@ impl Server {
     ///     .mount("db", database());
     /// ```
     ///
-    /// A namespace has up to 32 characters, each a letter, a digit or `-`; the empty one
+    /// A namespace has up to 32 characters, each a lowercase letter, a digit or `-`; the empty one
     /// mounts the child's items under their own names (collisions are still refused). A server
     /// is mounted by value, so it cannot be mounted into itself.
     pub fn mount(mut self, namespace: &str, child: Server) -> Server {
@@ -885,6 +886,21 @@ impl Server {
             (None, true) => Duration::ZERO,
             (None, false) => DEFAULT_CACHE_TTL,
         };
+        // The mounted servers' layers are innermost in the server's, each around its own tools;
+        // without layers of its own, a call of a mounted tool goes through its server's alone.
+        let splits = std::mem::take(&mut self.mounted.splits);
+        let (middleware, mounted_chains) = match self.layers.is_empty() {
+            true => (None, splits),
+            false => {
+                let mut wraps = self.layers;
+                wraps.extend(
+                    splits
+                        .into_iter()
+                        .map(|(l, chain)| middleware::split(l, chain)),
+                );
+                (Some(Arc::new(Chain::new(wraps))), Vec::new())
+            }
+        };
         let engine = Arc::new(Engine {
             server_meta: wire::server_meta(&self.info),
             info: self.info,
@@ -898,12 +914,8 @@ impl Server {
             decode_string_arguments: self.decode_string_arguments,
             visibility: self.visibility,
             mounted_rules: self.mounted.rules,
-            middleware: {
-                // The mounted servers' layers are innermost, each around its own tools.
-                let mut wraps = self.layers;
-                wraps.extend(self.mounted.splits);
-                (!wraps.is_empty()).then(|| Arc::new(Chain::new(wraps)))
-            },
+            middleware,
+            mounted_chains,
             tools,
             changing,
             logs: self.logs.is_some() || mounted_logs,

@@ -13,7 +13,7 @@ use std::sync::{Arc, Mutex, PoisonError, RwLock};
 
 use crate::call::state::States;
 use crate::item::handler::Instance;
-use crate::item::header::ItemKind;
+use crate::item::header::{Header, ItemKind};
 use crate::item::prompt::PromptSpec;
 use crate::item::resource::ResourceSpec;
 use crate::item::shared::Shared;
@@ -200,11 +200,12 @@ impl Items {
         })
     }
 
-    /// Stops serving the prompt named `name`.
-    pub(crate) fn remove_prompt(&self, name: &str) -> Result<()> {
+    /// Stops serving the prompt named `name`, if `owns` its header.
+    pub(crate) fn remove_prompt(&self, name: &str, owns: impl Fn(&Header) -> bool) -> Result<()> {
         self.change(|registered| {
             let before = registered.prompts.len();
-            registered.prompts.retain(|p| p.spec.header.name != name);
+            let owned = |p: &ServedPrompt| p.spec.header.name == name && owns(&p.spec.header);
+            registered.prompts.retain(|p| !owned(p));
             match registered.prompts.len() < before {
                 true => Ok(()),
                 false => Err(Error::Unknown {
@@ -215,11 +216,12 @@ impl Items {
         })
     }
 
-    /// Stops serving the resource (or template) whose URI is `uri`.
-    pub(crate) fn remove_resource(&self, uri: &str) -> Result<()> {
+    /// Stops serving the resource (or template) whose URI is `uri`, if `owns` its header.
+    pub(crate) fn remove_resource(&self, uri: &str, owns: impl Fn(&Header) -> bool) -> Result<()> {
         self.change(|registered| {
             let before = registered.resources.len();
-            registered.resources.retain(|r| r.spec.uri != uri);
+            let owned = |r: &ServedResource| r.spec.uri == uri && owns(&r.spec.header);
+            registered.resources.retain(|r| !owned(r));
             match registered.resources.len() < before {
                 true => Ok(()),
                 false => Err(Error::Unknown {

@@ -11,7 +11,7 @@ use serde_json::value::RawValue;
 use crate::call::caller::Caller;
 use crate::call::state::States;
 use crate::item::header::Rule;
-use crate::item::header::{ItemInfo, Mount};
+use crate::item::header::{ItemInfo, Level, Mount};
 use crate::item::tool::ToolSpec;
 use crate::protocol::ProtocolVersion;
 use crate::protocol::jsonrpc::ProtocolError;
@@ -19,6 +19,7 @@ use crate::protocol::wire::{Cache, Offer, ServerInfo};
 use crate::resources::skills::load::Skills;
 use crate::run::inflight::{InFlight, RunningTasks};
 use crate::run::middleware::Chain;
+use crate::run::served::ServedTool;
 use crate::run::workers::Workers;
 use crate::server::catalog::{Catalog, Items, Reached};
 use crate::server::hooks::Hooks;
@@ -60,6 +61,8 @@ pub(crate) struct Engine {
     pub(crate) mounted_rules: bool,
     /// The layers around every tool call, when there are any.
     pub(crate) middleware: Option<Arc<Chain>>,
+    /// Without layers of its own, those of each mounted server that has any, around its tools.
+    pub(crate) mounted_chains: Vec<(Arc<Level>, Arc<Chain>)>,
     /// The tools, as served now.
     pub(crate) tools: ToolSet,
     /// Whether a handle may change the tools (the server declares `listChanged`).
@@ -279,18 +282,45 @@ impl Engine {
     }
 
     /// Where a link to `uri` in what an item mounted through `mount` returned points, as this
-    /// server serves it: namespaced when the item's own server serves that URI (then so does
-    /// this one, at the namespaced URI); `None` for any other URI, left as it is.
+    /// server serves it: namespaced when the item's own server serves that URI, itself or
+    /// through a server mounted into it (then so does this one, at the namespaced URI); `None`
+    /// for any other URI, left as it is.
     pub(crate) fn outward(&self, mount: &Mount, uri: &str) -> Option<String> {
         let served = mount.uri(uri).ok()?;
-        let own = |r: &ServedResource| {
-            let theirs = r.spec.header.mount.as_deref();
-            theirs.is_some_and(|m| m.same_server(mount))
-        };
+        let own = |r: &ServedResource| mount.holds(r.spec.header.mount.as_deref());
         match self.catalog().reach(&served, own) {
             Reached::Resource(..) => Some(served),
             _ => None,
         }
+    }
+
+    /// Whether `uri`, as this server serves it, is the mounted server's that `mount` leads to:
+    /// it reaches a resource of that server (or of one mounted into it), or, reaching none, it
+    /// is in the mount's namespaces (one of them not empty: an empty one claims every URI).
+    pub(crate) fn mounted_uri(&self, mount: &Mount, uri: &str) -> bool {
+        match self.catalog().reach(uri, |_| true) {
+            Reached::Resource(resource, _) => mount.holds(resource.spec.header.mount.as_deref()),
+            _ => {
+                let named = mount.levels.iter().any(|l| !l.namespace.is_empty());
+                named && mount.local_uri(uri).is_some()
+            }
+        }
+    }
+
+    /// The layers a call of `tool` goes through, and how deep in the tool's mounts they are
+    /// (0: this server's own).
+    pub(crate) fn chain_for(&self, tool: &ServedTool) -> (Option<Arc<Chain>>, usize) {
+        if self.middleware.is_some() || self.mounted_chains.is_empty() {
+            return (self.middleware.clone(), 0);
+        }
+        let Some(mount) = tool.spec.header.mount.as_deref() else {
+            return (None, 0);
+        };
+        let found = self.mounted_chains.iter().find_map(|(level, chain)| {
+            let position = mount.levels.iter().position(|l| Arc::ptr_eq(l, level))?;
+            Some((Some(Arc::clone(chain)), position + 1))
+        });
+        found.unwrap_or((None, 0))
     }
 
     /// Whether the caller of a request `caller` describes may call the tool.

@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex, PoisonError, Weak};
 use serde::Serialize;
 
 use crate::item::handler::Instance;
-use crate::item::header::{ItemKind, Mount};
+use crate::item::header::{Header, ItemKind, Mount};
 use crate::item::prompt::{Prompt, PromptSpec};
 use crate::item::prompt_def::PromptDef;
 use crate::item::resource::{Resource, ResourceSpec};
@@ -34,111 +34,127 @@ pub struct ServerHandle {
 /// The server a handle changes, once it is built: held weakly, so a handle kept after the
 /// server stopped does not keep it alive; and, for the handle of a server mounted into it, the
 /// mount its items are served through, so that the handle names them as its own server does.
+/// Both are set together and read together, so a handle never acts on the server without its
+/// mount.
 #[derive(Default)]
 pub(crate) struct ServedBy {
-    engine: Mutex<Weak<Engine>>,
-    mount: Mutex<Option<Arc<Mount>>>,
+    attached: Mutex<(Weak<Engine>, Option<Arc<Mount>>)>,
+}
+
+/// The server a handle changes, and where the handle's own server is mounted in it.
+struct Served {
+    engine: Arc<Engine>,
+    mount: Option<Arc<Mount>>,
 }
 
 impl ServedBy {
     pub(crate) fn attach(&self, engine: &Arc<Engine>, mount: Option<Arc<Mount>>) {
-        *self.engine.lock().unwrap_or_else(PoisonError::into_inner) = Arc::downgrade(engine);
-        *self.mount.lock().unwrap_or_else(PoisonError::into_inner) = mount;
+        let mut attached = self.attached.lock().unwrap_or_else(PoisonError::into_inner);
+        *attached = (Arc::downgrade(engine), mount);
     }
 
-    fn mount(&self) -> Option<Arc<Mount>> {
-        self.mount
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .clone()
-    }
-
-    /// What the served server calls the tool or prompt this handle's server calls `name`.
-    fn name<'a>(&self, name: &'a str) -> Cow<'a, str> {
-        match self.mount() {
-            Some(mount) => Cow::Owned(mounting::name_in(name, &mount)),
-            None => Cow::Borrowed(name),
-        }
-    }
-
-    /// Where the served server has the resource this handle's server has at `uri`.
-    fn uri(&self, uri: &str) -> Result<String> {
-        match self.mount() {
-            Some(mount) => mount.uri(uri).map_err(Error::Mount),
-            None => Ok(uri.to_owned()),
-        }
-    }
-
-    /// The tool of `spec`, as the served server serves it.
-    fn tool(&self, spec: Shared<ToolSpec>) -> Result<Shared<ToolSpec>> {
-        match self.mount() {
-            Some(mount) => mounting::tool_in(&spec, &mount),
-            None => Ok(spec),
-        }
-    }
-
-    /// The prompt of `spec`, as the served server serves it.
-    fn prompt(&self, spec: Shared<PromptSpec>) -> Shared<PromptSpec> {
-        match self.mount() {
-            Some(mount) => mounting::prompt_in(&spec, &mount),
-            None => spec,
-        }
-    }
-
-    /// The resource of `spec`, as the served server serves it.
-    fn resource(&self, spec: Shared<ResourceSpec>) -> Result<Shared<ResourceSpec>> {
-        match self.mount() {
-            Some(mount) => mounting::resource_in(&spec, &mount),
-            None => Ok(spec),
-        }
-    }
-
-    /// Tells the clients subscribed to the resource this handle's server has at `uri`.
-    fn updated(&self, uri: &str) -> Result<()> {
-        let uri = self.uri(uri)?;
-        self.engine()?.listeners.updated(&uri);
-        Ok(())
+    /// The server, while it serves, and the handle's mount in it.
+    fn served(&self) -> Result<Served> {
+        let attached = self.attached.lock().unwrap_or_else(PoisonError::into_inner);
+        Ok(Served {
+            engine: attached.0.upgrade().ok_or(Error::NotServing)?,
+            mount: attached.1.clone(),
+        })
     }
 
     /// The server, while it serves.
     fn engine(&self) -> Result<Arc<Engine>> {
-        let engine = self.engine.lock().unwrap_or_else(PoisonError::into_inner);
-        engine.upgrade().ok_or(Error::NotServing)
+        Ok(self.served()?.engine)
+    }
+
+    /// Tells the clients subscribed to the resource this handle's server has at `uri`.
+    fn updated(&self, uri: &str) -> Result<()> {
+        let served = self.served()?;
+        served.engine.listeners.updated(&served.uri(uri)?);
+        Ok(())
     }
 
     /// Every URI a client of the server is subscribed to now, in order: of a mounted server's
-    /// handle, those of its own resources, as it names them.
+    /// handle, those of its own resources (or in its namespaces), as it names them.
     fn subscriptions(&self) -> Result<Vec<String>> {
-        let subscribed = self.engine()?.listeners.subscriptions();
-        Ok(match self.mount() {
+        let Served { engine, mount } = self.served()?;
+        let subscribed = engine.listeners.subscriptions();
+        Ok(match mount {
             None => subscribed.into_iter().collect(),
-            Some(mount) => subscribed
-                .iter()
+            Some(mount) => (subscribed.iter())
+                .filter(|uri| engine.mounted_uri(&mount, uri))
                 .filter_map(|uri| mount.local_uri(uri))
                 .collect(),
         })
     }
 }
 
-impl ServerHandle {
-    fn engine(&self) -> Result<Arc<Engine>> {
-        self.served.engine()
+impl Served {
+    /// What the served server calls the tool or prompt this handle's server calls `name`.
+    fn name<'a>(&self, name: &'a str) -> Cow<'a, str> {
+        match &self.mount {
+            Some(mount) => Cow::Owned(mounting::name_in(name, mount)),
+            None => Cow::Borrowed(name),
+        }
     }
 
+    /// Where the served server has the resource this handle's server has at `uri`.
+    fn uri<'a>(&self, uri: &'a str) -> Result<Cow<'a, str>> {
+        match &self.mount {
+            Some(mount) => Ok(Cow::Owned(mount.uri(uri).map_err(Error::Mount)?)),
+            None => Ok(Cow::Borrowed(uri)),
+        }
+    }
+
+    /// Whether the item of `header` is this handle's server's to change: a mounted server's
+    /// handle changes its own items (and those of the servers mounted into it), no others.
+    fn owns(&self, header: &Header) -> bool {
+        (self.mount.as_ref()).is_none_or(|mount| mount.holds(header.mount.as_deref()))
+    }
+
+    /// The tool of `spec`, as the served server serves it.
+    fn tool(&self, spec: Shared<ToolSpec>) -> Result<Shared<ToolSpec>> {
+        match &self.mount {
+            Some(mount) => {
+                let serves = |uri: &str| self.engine.outward(mount, uri).is_some();
+                mounting::tool_in(&spec, mount, &serves)
+            }
+            None => Ok(spec),
+        }
+    }
+
+    /// The prompt of `spec`, as the served server serves it.
+    fn prompt(&self, spec: Shared<PromptSpec>) -> Shared<PromptSpec> {
+        match &self.mount {
+            Some(mount) => mounting::prompt_in(&spec, mount),
+            None => spec,
+        }
+    }
+
+    /// The resource of `spec`, as the served server serves it.
+    fn resource(&self, spec: Shared<ResourceSpec>) -> Result<Shared<ResourceSpec>> {
+        match &self.mount {
+            Some(mount) => mounting::resource_in(&spec, mount),
+            None => Ok(spec),
+        }
+    }
+}
+
+impl ServerHandle {
     /// Applies `change` to the server's tools and tells whoever can hear it, when the served
     /// tools changed.
-    fn change(&self, change: impl FnOnce(&Engine) -> Result<bool>) -> Result<()> {
-        let engine = self.engine()?;
-        let changed = change(&engine)?;
-        engine.tools_changed(changed);
+    fn change(&self, change: impl FnOnce(&Served) -> Result<bool>) -> Result<()> {
+        let served = self.served.served()?;
+        let changed = change(&served)?;
+        served.engine.tools_changed(changed);
         Ok(())
     }
 
     /// Serves the tool of `#[mcp_tool] fn T` too. Its name must be free; its schemas are
     /// checked as at start-up.
     pub fn add_tool<T: Tool>(&self) -> Result<()> {
-        let spec = self.served.tool(T::spec().into())?;
-        self.change(|engine| {
+        self.change(|served| {
+            let (engine, spec) = (&served.engine, served.tool(T::spec().into())?);
             engine.needs_scopes(spec.header.scopes);
             engine.tools.add(spec, None, &engine.states)
         })
@@ -147,8 +163,9 @@ impl ServerHandle {
     /// Serves a tool made at run time ([`ToolDef`]) too, checked as at start-up: its name free,
     /// its schemas valid.
     pub fn add_tool_def(&self, tool: ToolDef) -> Result<()> {
-        let spec = self.served.tool(Shared::Owned(Arc::new(tool.spec)))?;
-        self.change(|engine| {
+        self.change(|served| {
+            let engine = &served.engine;
+            let spec = served.tool(Shared::Owned(Arc::new(tool.spec)))?;
             engine.needs_scopes(spec.header.scopes);
             engine.tools.add(spec, Some(tool.handler), &engine.states)
         })
@@ -156,18 +173,27 @@ impl ServerHandle {
 
     /// Stops serving the tool named `name` and forgets it.
     pub fn remove_tool(&self, name: &str) -> Result<()> {
-        self.change(|engine| engine.tools.remove(&self.served.name(name)))
+        self.change(|served| {
+            let owns = |header: &Header| served.owns(header);
+            served.engine.tools.remove(&served.name(name), owns)
+        })
     }
 
     /// Serves the tool named `name` again (it was disabled).
     pub fn enable_tool(&self, name: &str) -> Result<()> {
-        self.change(|engine| engine.tools.enable(&self.served.name(name), true))
+        self.change(|served| {
+            let owns = |header: &Header| served.owns(header);
+            served.engine.tools.enable(&served.name(name), true, owns)
+        })
     }
 
     /// Stops serving the tool named `name`, keeping it to enable later: it leaves the lists and
     /// calls of it are unknown-tool errors.
     pub fn disable_tool(&self, name: &str) -> Result<()> {
-        self.change(|engine| engine.tools.enable(&self.served.name(name), false))
+        self.change(|served| {
+            let owns = |header: &Header| served.owns(header);
+            served.engine.tools.enable(&served.name(name), false, owns)
+        })
     }
 
     /// Serves the prompt of `#[mcp_prompt] fn P` too; its name must be free. The server must
@@ -187,14 +213,15 @@ impl ServerHandle {
     }
 
     fn serve_prompt(&self, spec: Shared<PromptSpec>, instance: Option<Instance>) -> Result<()> {
-        let engine = self.engine()?;
+        let served = self.served.served()?;
+        let engine = &served.engine;
         if !engine.offer.prompts {
             return Err(Error::Setting(
                 "the server started without prompts, so it did not offer any; serve one from \
                  the start to add more later",
             ));
         }
-        let spec = self.served.prompt(spec);
+        let spec = served.prompt(spec);
         engine.needs_scopes(spec.header.scopes);
         engine.items.add_prompt(spec, instance, &engine.states)?;
         engine.listeners.changed(List::Prompts);
@@ -203,9 +230,13 @@ impl ServerHandle {
 
     /// Stops serving the prompt named `name`.
     pub fn remove_prompt(&self, name: &str) -> Result<()> {
-        let engine = self.engine()?;
-        engine.items.remove_prompt(&self.served.name(name))?;
-        engine.listeners.changed(List::Prompts);
+        let served = self.served.served()?;
+        let owns = |header: &Header| served.owns(header);
+        served
+            .engine
+            .items
+            .remove_prompt(&served.name(name), owns)?;
+        served.engine.listeners.changed(List::Prompts);
         Ok(())
     }
 
@@ -224,7 +255,8 @@ impl ServerHandle {
     }
 
     fn serve_resource(&self, spec: Shared<ResourceSpec>, instance: Option<Instance>) -> Result<()> {
-        let engine = self.engine()?;
+        let served = self.served.served()?;
+        let engine = &served.engine;
         if !engine.offer.resources {
             return Err(Error::Setting(
                 "the server started without resources, so it did not offer any; serve one \
@@ -237,7 +269,7 @@ impl ServerHandle {
                  completion; serve a template from the start to add more later",
             ));
         }
-        let spec = self.served.resource(spec)?;
+        let spec = served.resource(spec)?;
         engine.needs_scopes(spec.header.scopes);
         engine.items.add_resource(spec, instance, &engine.states)?;
         engine.listeners.changed(List::Resources);
@@ -246,9 +278,13 @@ impl ServerHandle {
 
     /// Stops serving the resource (or template) whose URI (or template) is `uri`.
     pub fn remove_resource(&self, uri: &str) -> Result<()> {
-        let engine = self.engine()?;
-        engine.items.remove_resource(&self.served.uri(uri)?)?;
-        engine.listeners.changed(List::Resources);
+        let served = self.served.served()?;
+        let owns = |header: &Header| served.owns(header);
+        served
+            .engine
+            .items
+            .remove_resource(&served.uri(uri)?, owns)?;
+        served.engine.listeners.changed(List::Resources);
         Ok(())
     }
 

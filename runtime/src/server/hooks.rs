@@ -20,6 +20,7 @@ use crate::diagnostics;
 use crate::item::header::Level;
 use crate::protocol::ProtocolVersion;
 use crate::protocol::mcp_error::McpError;
+use crate::server::catalog::{Catalog, Reached};
 use crate::server::listeners::Uris;
 
 /// A handshake session, as a session hook sees it: its id, what `initialize` settled, and
@@ -29,6 +30,8 @@ pub struct SessionInfo<'a> {
     pub(crate) version: ProtocolVersion,
     pub(crate) client: &'a DeclaredClient,
     pub(crate) subscribed: Option<&'a Uris>,
+    /// The mounts of the server whose hook sees it, outermost first (none: the server's own).
+    pub(crate) within: &'a [Arc<Level>],
 }
 
 impl<'a> SessionInfo<'a> {
@@ -58,13 +61,56 @@ impl<'a> SessionInfo<'a> {
         self.client.declares(path)
     }
 
-    /// The URIs it is subscribed to (`resources/subscribe`), in order.
+    /// The URIs it is subscribed to (`resources/subscribe`), in order. A mounted server's hook
+    /// sees those in its namespaces, as it names them (one mounted without a namespace, all).
     pub fn subscriptions(&self) -> Vec<String> {
         let Some(uris) = self.subscribed else {
             return Vec::new();
         };
         let uris = uris.lock().unwrap_or_else(PoisonError::into_inner);
-        uris.iter().cloned().collect()
+        let local = |uri: &String| {
+            (self.within.iter()).try_fold(uri.clone(), |uri, l| l.namespace.local_uri(&uri))
+        };
+        uris.iter().filter_map(local).collect()
+    }
+
+    /// The session as the hooks of the server mounted through `level` see it.
+    fn inside(&self, within: &'a [Arc<Level>]) -> SessionInfo<'a> {
+        SessionInfo { within, ..*self }
+    }
+}
+
+/// Which mounted server a URI is: the mounts of the resource it reaches, outermost first, or,
+/// reaching none, whatever mounted server's namespaces it is in.
+#[derive(Clone, Copy)]
+pub(crate) enum Owner<'a> {
+    Reached(&'a [Arc<Level>]),
+    Unreached,
+}
+
+impl<'a> Owner<'a> {
+    /// Whose `uri` is, among the items of `catalog`.
+    pub(crate) fn of(catalog: &'a Catalog, uri: &str) -> Owner<'a> {
+        match catalog.reach(uri, |_| true) {
+            Reached::Resource(resource, _) => match resource.spec.header.mount.as_deref() {
+                Some(mount) => Owner::Reached(&mount.levels),
+                None => Owner::Reached(&[]),
+            },
+            _ => Owner::Unreached,
+        }
+    }
+
+    /// Whether the server mounted through `level` (into the one asking) has the URI `uri`, and
+    /// then its URI there and the owner there.
+    fn within(self, level: &Arc<Level>, uri: &str) -> Option<(String, Owner<'a>)> {
+        let inner = match self {
+            Owner::Reached([outer, inner @ ..]) if Arc::ptr_eq(outer, level) => {
+                Owner::Reached(inner)
+            }
+            Owner::Unreached if !level.namespace.is_empty() => Owner::Unreached,
+            _ => return None,
+        };
+        Some((level.namespace.local_uri(uri)?, inner))
     }
 }
 
@@ -103,37 +149,59 @@ impl Hooks {
         if let Some(hook) = &self.initialized {
             guarded("initialized", || hook(session));
         }
-        self.mounted
-            .iter()
-            .for_each(|(_, h)| h.initialized(session));
+        self.each_mounted(session, &|hooks, session| {
+            if let Some(hook) = &hooks.initialized {
+                guarded("initialized", || hook(session));
+            }
+        });
     }
 
-    /// The session asks to subscribe to `uri`: the first refusal of a hook asked, if one
-    /// refuses (the server's own, then the mounted server's whose resource it is).
-    pub(crate) fn subscribe(&self, session: &SessionInfo<'_>, uri: &str) -> Result<(), McpError> {
-        if let Some(hook) = &self.subscribe {
-            guarded("subscribe", || hook(session, uri)).unwrap_or_else(|| {
+    /// The session asks to subscribe to `uri`, which `owner` says whose it is: the first
+    /// refusal of a hook asked, if one refuses. The mounted server whose resource it is is
+    /// asked first, then this server; a refusal after an acceptance tells those that accepted
+    /// that the session unsubscribed.
+    pub(crate) fn subscribe(
+        &self,
+        session: &SessionInfo<'_>,
+        uri: &str,
+        owner: Owner<'_>,
+    ) -> Result<(), McpError> {
+        for (level, hooks) in &self.mounted {
+            if let Some((local, inner)) = owner.within(level, uri) {
+                let within = [session.within, std::slice::from_ref(level)].concat();
+                hooks.subscribe(&session.inside(&within), &local, inner)?;
+                if let Err(refused) = self.own_subscribe(session, uri) {
+                    hooks.unsubscribed(&session.inside(&within), &local, inner);
+                    return Err(refused);
+                }
+                return Ok(());
+            }
+        }
+        self.own_subscribe(session, uri)
+    }
+
+    /// This server's own hook's word on a subscription to `uri`.
+    fn own_subscribe(&self, session: &SessionInfo<'_>, uri: &str) -> Result<(), McpError> {
+        match &self.subscribe {
+            Some(hook) => guarded("subscribe", || hook(session, uri)).unwrap_or_else(|| {
                 Err(McpError::internal(
                     "the server could not decide on this subscription",
                 ))
-            })?;
+            }),
+            None => Ok(()),
         }
-        for (level, hooks) in &self.mounted {
-            if let Some(local) = level.namespace.local_uri(uri) {
-                hooks.subscribe(session, &local)?;
-            }
-        }
-        Ok(())
     }
 
-    /// The session unsubscribed from `uri`.
-    pub(crate) fn unsubscribed(&self, session: &SessionInfo<'_>, uri: &str) {
+    /// The session unsubscribed from `uri`, which `owner` says whose it is.
+    pub(crate) fn unsubscribed(&self, session: &SessionInfo<'_>, uri: &str, owner: Owner<'_>) {
         if let Some(hook) = &self.unsubscribe {
             guarded("unsubscribe", || hook(session, uri));
         }
         for (level, hooks) in &self.mounted {
-            if let Some(local) = level.namespace.local_uri(uri) {
-                hooks.unsubscribed(session, &local);
+            if let Some((local, inner)) = owner.within(level, uri) {
+                let within = [session.within, std::slice::from_ref(level)].concat();
+                hooks.unsubscribed(&session.inside(&within), &local, inner);
+                return;
             }
         }
     }
@@ -143,7 +211,11 @@ impl Hooks {
         if let Some(hook) = &self.ended {
             guarded("session-end", || hook(session));
         }
-        self.mounted.iter().for_each(|(_, h)| h.ended(session));
+        self.each_mounted(session, &|hooks, session| {
+            if let Some(hook) = &hooks.ended {
+                guarded("session-end", || hook(session));
+            }
+        });
     }
 
     /// The session's client announced that its roots changed.
@@ -151,9 +223,25 @@ impl Hooks {
         if let Some(hook) = &self.roots_changed {
             guarded("roots-changed", || hook(change.clone()));
         }
-        self.mounted
-            .iter()
-            .for_each(|(_, h)| h.roots_changed(change));
+        for (_, hooks) in &self.mounted {
+            hooks.roots_changed(change);
+        }
+    }
+
+    /// Whether any hook hears of roots changing.
+    pub(crate) fn hears_roots(&self) -> bool {
+        self.roots_changed.is_some() || self.mounted.iter().any(|(_, h)| h.hears_roots())
+    }
+
+    /// Runs `each` on the hooks of every server mounted into this one (and into those), each
+    /// seeing the session as its server does.
+    fn each_mounted(&self, session: &SessionInfo<'_>, each: &dyn Fn(&Hooks, &SessionInfo<'_>)) {
+        for (level, hooks) in &self.mounted {
+            let within = [session.within, std::slice::from_ref(level)].concat();
+            let inside = session.inside(&within);
+            each(hooks, &inside);
+            hooks.each_mounted(&inside, each);
+        }
     }
 }
 

@@ -19,6 +19,7 @@ use crate::item::namespace::Namespace;
 use crate::item::shared::Shared;
 use crate::item::tool::ToolSpec;
 use crate::protocol::wire::Cache;
+use crate::resources::template::UriTemplate;
 use crate::run::middleware::{self, Chain, Wrap};
 use crate::server::catalog::Pending;
 use crate::server::error::Error;
@@ -61,8 +62,10 @@ pub(crate) enum Handed {
 /// What the servers mounted into a server bring besides their items.
 #[derive(Default)]
 pub(crate) struct Mounted {
-    /// Their middleware, each around its own tools only: innermost in the server's stack.
-    pub(crate) splits: Vec<Wrap>,
+    /// Their middleware, each around its own tools only (and those of the servers mounted
+    /// into it): innermost in the server's stack, or the whole stack of their tools' calls when
+    /// the server has no layers of its own.
+    pub(crate) splits: Vec<(Arc<Level>, Arc<Chain>)>,
     /// Their handles, each with the mount its server's items are served through.
     pub(crate) handles: Vec<(Arc<ServedBy>, Mount, Handed)>,
     /// The shortest time one of them lets its lists be cached.
@@ -136,6 +139,19 @@ pub(crate) fn mount(namespace: &str, child: Child) -> Mounting {
     });
     let without = &child.without_tags;
     let kept = |tags: &[&str]| !tags.iter().any(|tag| without.iter().any(|w| w == tag));
+    // What the child serves, as it names it: a UI resource its tools name is rewritten only
+    // if it is one of these.
+    let templates: Vec<UriTemplate> = (child.items.iter())
+        .filter_map(|item| match item {
+            Pending::Resource(spec, _) => UriTemplate::parse(&spec.uri).ok(),
+            Pending::Prompt(..) => None,
+        })
+        .collect();
+    let serves = |uri: &str| {
+        templates
+            .iter()
+            .any(|t| matches!(t.matches(uri), Ok(Some(_))))
+    };
     let mut tools = Vec::new();
     let mut given: Vec<Shared<ToolSpec>> = Vec::new();
     for (spec, instance) in child.tools {
@@ -144,7 +160,7 @@ pub(crate) fn mount(namespace: &str, child: Child) -> Mounting {
             continue;
         }
         given.push(spec.clone());
-        match mounting::tool(&spec, &level) {
+        match mounting::tool(&spec, &level, &serves) {
             Ok(mounted) => tools.push((mounted, instance)),
             Err(error) => errors.push(error),
         }
@@ -173,8 +189,6 @@ pub(crate) fn mount(namespace: &str, child: Child) -> Mounting {
         rules,
         skills,
     } = child.mounted;
-    let mut wraps = child.layers;
-    wraps.extend(splits);
     let mut mounted = Mounted {
         splits: Vec::new(),
         handles: Vec::new(),
@@ -195,11 +209,19 @@ pub(crate) fn mount(namespace: &str, child: Child) -> Mounting {
             })
             .collect(),
     };
-    if !wraps.is_empty() {
-        let chain = Arc::new(Chain::new(wraps));
-        mounted
-            .splits
-            .push(middleware::split(Arc::clone(&level), chain));
+    match child.layers.is_empty() {
+        // Without layers of its own, the child's servers' layers wrap their tools as they did.
+        true => mounted.splits.extend(splits),
+        false => {
+            let mut wraps = child.layers;
+            wraps.extend(
+                splits
+                    .into_iter()
+                    .map(|(l, chain)| middleware::split(l, chain)),
+            );
+            let chain = Arc::new(Chain::new(wraps));
+            mounted.splits.push((Arc::clone(&level), chain));
+        }
     }
     mounted.handles.extend(
         handles

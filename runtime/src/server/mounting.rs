@@ -1,7 +1,7 @@
 //! A mounted server's items as the server it is mounted into serves them: each spec copied
 //! under its namespaced name (tools, prompts) or URI (resources, templates), with the mount it
 //! came through, and every name or URI it carries that points at its own server rewritten the
-//! same way (a tool's `_meta.ui.resourceUri`). Checked here as every item is: a mounted tool's
+//! same way (a tool's `_meta.ui.resourceUri`, when the child serves it). Checked here as every item is: a mounted tool's
 //! whole name must keep the tool-name rules, and a URI without `scheme://` cannot be mounted.
 
 use std::sync::Arc;
@@ -22,8 +22,14 @@ const UI: &str = "ui";
 const UI_RESOURCE_URI: &str = "resourceUri";
 const FLAT_UI_RESOURCE_URI: &str = "ui/resourceUri";
 
-/// The tool of `spec`, served through `level` (outside the mounts it already had).
-pub(crate) fn tool(spec: &Shared<ToolSpec>, level: &Arc<Level>) -> Result<Shared<ToolSpec>> {
+/// The tool of `spec`, served through `level` (outside the mounts it already had); `serves`
+/// says whether the server mounted through `level` serves a URI (as it names it), which a
+/// UI resource the tool names is rewritten for only then.
+pub(crate) fn tool(
+    spec: &Shared<ToolSpec>,
+    level: &Arc<Level>,
+    serves: &dyn Fn(&str) -> bool,
+) -> Result<Shared<ToolSpec>> {
     let (name, mount) = through(&spec.header, level);
     let mut header = spec.header.mounted(name.into(), mount);
     if let Some(problem) = name_problem(&header.name) {
@@ -31,7 +37,7 @@ pub(crate) fn tool(spec: &Shared<ToolSpec>, level: &Arc<Level>) -> Result<Shared
         return Err(Error::invalid(ItemKind::Tool, &spec.header, problem));
     }
     if let Some(meta) = &spec.header.meta {
-        let meta = ui_rewritten(meta, level)
+        let meta = ui_rewritten(meta, level, serves)
             .map_err(|problem| Error::invalid(ItemKind::Tool, &spec.header, problem))?;
         header.meta = Some(meta.into());
     }
@@ -69,10 +75,19 @@ pub(crate) fn resource(
 }
 
 /// The tool of `spec`, defined in a server served through `mount` (innermost level last): what
-/// a mounted server's handle adds.
-pub(crate) fn tool_in(spec: &Shared<ToolSpec>, mount: &Mount) -> Result<Shared<ToolSpec>> {
+/// a mounted server's handle adds; `serves` says whether that server serves a URI (as it names
+/// it).
+pub(crate) fn tool_in(
+    spec: &Shared<ToolSpec>,
+    mount: &Mount,
+    serves: &dyn Fn(&str) -> bool,
+) -> Result<Shared<ToolSpec>> {
+    // Whether the UI resource the tool names is its server's is decided once, where the tool
+    // is defined; each level then takes the URI one namespace further out.
+    let ui = spec.header.meta.as_deref().and_then(ui_uri);
+    let own = ui.as_deref().is_some_and(serves);
     let mut levels = mount.levels.iter().rev();
-    levels.try_fold(spec.clone(), |spec, level| tool(&spec, level))
+    levels.try_fold(spec.clone(), |spec, level| tool(&spec, level, &|_| own))
 }
 
 /// The prompt of `spec`, defined in a server served through `mount`.
@@ -105,14 +120,29 @@ fn through(header: &Header, level: &Arc<Level>) -> (String, Arc<Mount>) {
     )
 }
 
-/// A tool's `_meta` text with the UI resource it names (if it names one) namespaced by `level`.
-fn ui_rewritten(meta: &str, level: &Level) -> std::result::Result<String, String> {
+/// The UI resource a tool's `_meta` text names, if it names one.
+fn ui_uri(meta: &str) -> Option<String> {
+    let meta: Value = serde_json::from_str(meta).ok()?;
+    let nested = meta.get(UI).and_then(|ui| ui.get(UI_RESOURCE_URI));
+    let uri = nested.or_else(|| meta.get(FLAT_UI_RESOURCE_URI))?;
+    uri.as_str().map(str::to_owned)
+}
+
+/// A tool's `_meta` text with the UI resource it names namespaced by `level`, where `serves`
+/// says the server mounted through it serves that resource (a link elsewhere stays as it is).
+fn ui_rewritten(
+    meta: &str,
+    level: &Level,
+    serves: &dyn Fn(&str) -> bool,
+) -> std::result::Result<String, String> {
     let Ok(Value::Object(mut meta)) = serde_json::from_str::<Value>(meta) else {
         // Not an object: the server refuses it when it serves the tool, saying so.
         return Ok(meta.to_owned());
     };
     let rewrite = |value: &mut Value| -> std::result::Result<(), String> {
-        if let Value::String(uri) = value {
+        if let Value::String(uri) = value
+            && serves(uri)
+        {
             *uri = level.namespace.uri(uri)?;
         }
         Ok(())

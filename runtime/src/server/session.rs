@@ -109,6 +109,7 @@ impl Session {
             version: handshake.version,
             client: &handshake.client,
             subscribed: self.subscribed.get(),
+            within: &[],
         })
     }
 
@@ -160,6 +161,9 @@ impl Session {
             return;
         };
         let before = self.roots.get().and_then(|roots| roots.changed());
+        if !self.engine.hooks.hears_roots() {
+            return;
+        }
         let change = RootsChanged {
             client: handshake.client.info.clone(),
             before,

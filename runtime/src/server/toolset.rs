@@ -10,7 +10,7 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError, RwLock};
 use crate::call::state::States;
 use crate::call::to_client::form::Forms;
 use crate::item::handler::Instance;
-use crate::item::header::ItemKind;
+use crate::item::header::{Header, ItemKind};
 use crate::item::shared::Shared;
 use crate::item::tool::ToolSpec;
 use crate::run::served::ServedTool;
@@ -208,29 +208,39 @@ impl ToolSet {
         })
     }
 
-    /// Stops serving the tool named `name` and forgets it.
-    pub(crate) fn remove(&self, name: &str) -> Result<bool> {
-        self.set(name, |slots, index| {
+    /// Stops serving the tool named `name` and forgets it, if `owns` its header.
+    pub(crate) fn remove(&self, name: &str, owns: impl Fn(&Header) -> bool) -> Result<bool> {
+        self.set(name, owns, |slots, index| {
             slots.names.forget(name);
             slots.slots.remove(index).enabled
         })
     }
 
-    /// Serves, or stops serving, the tool named `name` (kept either way).
-    pub(crate) fn enable(&self, name: &str, enabled: bool) -> Result<bool> {
-        self.set(name, |slots, index| {
+    /// Serves, or stops serving, the tool named `name` (kept either way), if `owns` its header.
+    pub(crate) fn enable(
+        &self,
+        name: &str,
+        enabled: bool,
+        owns: impl Fn(&Header) -> bool,
+    ) -> Result<bool> {
+        self.set(name, owns, |slots, index| {
             std::mem::replace(&mut slots.slots[index].enabled, enabled) != enabled
         })
     }
 
-    /// Changes the slot of the tool named `name`; the change says whether the served tools
-    /// changed.
-    fn set(&self, name: &str, change: impl FnOnce(&mut Slots, usize) -> bool) -> Result<bool> {
+    /// Changes the slot of the tool named `name`, one `owns` (as unknown otherwise); the change
+    /// says whether the served tools changed.
+    fn set(
+        &self,
+        name: &str,
+        owns: impl Fn(&Header) -> bool,
+        change: impl FnOnce(&mut Slots, usize) -> bool,
+    ) -> Result<bool> {
         self.change(|slots, _| {
             let index = slots
                 .slots
                 .iter()
-                .position(|s| s.tool.spec.header.name == name)
+                .position(|s| s.tool.spec.header.name == name && owns(&s.tool.spec.header))
                 .ok_or_else(|| Error::Unknown {
                     kind: ItemKind::Tool,
                     name: name.to_owned(),

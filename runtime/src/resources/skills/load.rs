@@ -120,18 +120,28 @@ impl Skills {
             find(&dir, root, prefix.len(), &mut names, &mut skills)?;
             roots.extend(std::iter::repeat_n(root.as_path(), skills.len() - before));
         }
+        // Skills of different folders: one may not lie inside another's folder, where its
+        // files would be the other's too (each URI leads to one file).
+        let root_of = |skill: &Skill| {
+            let manifest = &skill.files[MANIFEST_INDEX].uri;
+            manifest[..manifest.len() - MANIFEST.len()].to_owned()
+        };
         for (i, skill) in skills.iter().enumerate() {
-            let uri = &skill.files[MANIFEST_INDEX].uri;
-            if let Some(j) = skills[..i]
-                .iter()
-                .position(|s| s.files[MANIFEST_INDEX].uri == *uri)
-            {
+            let (here, uri) = (root_of(skill), &skill.files[MANIFEST_INDEX].uri);
+            let clash = (skills[..i].iter().enumerate()).find(|(j, other)| {
+                let there = root_of(other);
+                !std::ptr::eq(roots[*j], roots[i])
+                    && (here.starts_with(&there) || there.starts_with(&here))
+            });
+            if let Some((j, other)) = clash {
                 return Err(SkillsError::at(
                     roots[i],
                     format_args!(
-                        "serves `{uri}`, as the skills folder {} does: give one of them another \
-                         folder name or namespace",
-                        roots[j].display()
+                        "serves `{uri}`, and the skills folder {} serves `{}`: one skill \
+                         would lie inside the other's folder; give one of them another folder \
+                         name or namespace",
+                        roots[j].display(),
+                        other.files[MANIFEST_INDEX].uri
                     ),
                 ));
             }

@@ -71,6 +71,7 @@ impl Session {
         };
         let record = self.open(&request, &tool, &registry)?;
         let engine = &self.engine;
+        let (middleware, depth) = engine.chain_for(&tool);
         Ok(Reply::Later(Later::Tool(Call {
             tool_call: ToolCall {
                 invocation: Invocation {
@@ -80,6 +81,7 @@ impl Session {
                 },
                 tool,
                 threads,
+                depth,
             },
             finish: Delivery {
                 engine: Arc::clone(engine),
@@ -87,7 +89,7 @@ impl Session {
                 batch: batch.cloned(),
                 _admitted: Some(admitted),
             },
-            middleware: engine.middleware.clone(),
+            middleware,
         })))
     }
 

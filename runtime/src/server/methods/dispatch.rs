@@ -33,6 +33,7 @@ use crate::protocol::wire;
 use crate::protocol::{Era, ProtocolVersion};
 use crate::server::batch::Batch;
 use crate::server::engine::Engine;
+use crate::server::hooks::Owner;
 use crate::server::listeners::Wants;
 use crate::server::methods::calls::Request;
 use crate::server::methods::lists::{self, Listing};
@@ -187,7 +188,10 @@ impl Session {
         // it may not read); over HTTP the request is refused with the scopes, so that the
         // client can ask for them.
         let engine = &self.engine;
-        let lacking = engine.lacking_uri(&engine.catalog(), uri, &request.scope.caller());
+        let catalog = engine.catalog();
+        let lacking = engine.lacking_uri(&catalog, uri, &request.scope.caller());
+        // Whose the URI is: the hooks of a mounted server hear of its own resources only.
+        let owner = Owner::of(&catalog, uri);
         let info = self
             .info()
             .expect("a handshake request's session is initialized");
@@ -198,20 +202,30 @@ impl Session {
                 // Subscribing again to what it has changes nothing, and asks the hook nothing.
                 true if lock().contains(uri) => {}
                 true => {
-                    if let Err(refused) = engine.hooks.subscribe(&info, uri) {
+                    let too_many = || {
+                        ProtocolError::invalid_params(format_args!(
+                            "a session subscribes to at most {MAX_SUBSCRIPTIONS} resources"
+                        ))
+                    };
+                    // Refused before the hooks are asked, so that none hears of a subscription
+                    // that is not made.
+                    if full(&lock()) {
+                        return Err(too_many());
+                    }
+                    if let Err(refused) = engine.hooks.subscribe(&info, uri, owner) {
                         return Err(refused.protocol_error(request.version));
                     }
                     let mut subscribed = lock();
                     if full(&subscribed) {
-                        return Err(ProtocolError::invalid_params(format_args!(
-                            "a session subscribes to at most {MAX_SUBSCRIPTIONS} resources"
-                        )));
+                        drop(subscribed);
+                        engine.hooks.unsubscribed(&info, uri, owner);
+                        return Err(too_many());
                     }
                     subscribed.insert(uri.to_owned());
                 }
                 false => {
                     if lock().remove(uri) {
-                        engine.hooks.unsubscribed(&info, uri);
+                        engine.hooks.unsubscribed(&info, uri, owner);
                     }
                 }
             }

@@ -180,9 +180,12 @@ impl Session {
         let cache = self.engine.read_cache(resource);
         // A mounted resource's function reads the URI its own server knows.
         let mount = spec.header.mount.clone();
-        let local = match &mount {
-            Some(mount) => mount.local_uri(uri).unwrap_or_else(|| uri.to_owned()),
-            None => uri.to_owned(),
+        let (local, asked): (String, Option<Box<str>>) = match &mount {
+            Some(mount) => {
+                let local = mount.local_uri(uri).unwrap_or_else(|| uri.to_owned());
+                (local, Some(uri.into()))
+            }
+            None => (uri.to_owned(), None),
         };
         let asking = self.item_asking(request, &resource.held, &resource.forms, || {
             (
@@ -205,11 +208,12 @@ impl Session {
                         output.rewrite_uris(&|uri| engine.outward(mount, uri));
                     }
                     answered(engine, record, version, output, |output, takes_urls| {
-                        let read = record.resource_uri.as_deref().unwrap_or_default();
-                        let served = mount.as_ref().and_then(|m| engine.outward(m, read));
+                        // The URI the client read (the record has the one the function reads).
+                        let read = asked.as_deref();
+                        let read = read.or(record.resource_uri.as_deref()).unwrap_or_default();
                         let renderer = ReadRenderer {
                             name: &spec.header.name,
-                            uri: served.as_deref().unwrap_or(read),
+                            uri: read,
                             expose_internal_errors: engine.expose_internal_errors,
                             server_meta: &engine.server_meta,
                             cache,
