@@ -25,11 +25,17 @@ fn beta() -> &'static str {
     "b"
 }
 
-/// Named as `gamma`, and defined before it.
-#[mcp_tool(name = "gamma")]
-fn gamma_again() -> &'static str {
-    "g again"
+/// A module of its own: two tools of one name in one module are a compile error.
+mod again {
+    use toolwright::prelude::*;
+
+    /// Named as `gamma`, and defined before it.
+    #[mcp_tool(name = "gamma")]
+    pub(super) fn gamma_again() -> &'static str {
+        "g again"
+    }
 }
+use again::gamma_again;
 
 /// Says g, once added.
 #[mcp_tool]

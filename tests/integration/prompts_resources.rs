@@ -493,12 +493,18 @@ fn first_draft() -> String {
     String::new()
 }
 
-const SECOND_DRAFT: u32 = line!() + 3;
-/// Another draft, under the same name.
-#[mcp_prompt(name = "draft")]
-fn second_draft() -> String {
-    String::new()
+/// A module of its own: two prompts of one name in one module are a compile error.
+mod redraft {
+    use toolwright::prelude::*;
+
+    pub(super) const SECOND_DRAFT: u32 = line!() + 3;
+    /// Another draft, under the same name.
+    #[mcp_prompt(name = "draft")]
+    pub(super) fn second_draft() -> String {
+        String::new()
+    }
 }
+use redraft::{SECOND_DRAFT, second_draft};
 
 const ANY_PAGE: u32 = line!() + 3;
 /// Any page.

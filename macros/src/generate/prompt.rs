@@ -35,6 +35,7 @@ pub(crate) fn free(prompt: &Checked<Prompt<'_>>, vis: &Visibility) -> TokenStrea
     registration::free(
         &prompt.function,
         &prompt.name,
+        Some(prompt.name_span),
         vis,
         &target,
         items(prompt, &target),

@@ -41,6 +41,7 @@ pub(crate) fn free(resource: &Checked<Resource<'_>>, vis: &Visibility) -> TokenS
     registration::free(
         &resource.function,
         &resource.name,
+        None,
         vis,
         &target,
         items(resource, &target),

@@ -38,6 +38,7 @@ pub(crate) fn free(tool: &Checked<Tool<'_>>, vis: &Visibility) -> TokenStream {
     registration::free(
         &tool.function,
         &tool.name,
+        Some(tool.name_span),
         vis,
         &target,
         items(tool, &target),
