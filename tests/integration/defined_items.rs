@@ -5,10 +5,12 @@
 
 use crate::common;
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use common::{PipedServer, start_error};
 use serde_json::{Value, json};
+use toolwright::completion::Completing;
 use toolwright::content::{Content, ResourceLink};
 use toolwright::prelude::*;
 use toolwright::prompts::PromptDef;
@@ -438,4 +440,92 @@ fn over_http_in_both_eras() {
         .send()
         .answer();
     assert_eq!(legacy["result"]["contents"][0]["blob"], "ZGM=", "{legacy}");
+}
+
+/// A prompt and a template made at run time, each completing from a closure.
+fn completing() -> Server {
+    let languages = Arc::new(vec!["python", "rust", "ruby"]);
+    let prompt = PromptDef::new("review", |_: Value, _: Context| async { "Review it." })
+        .argument("language", "The language", true)
+        .argument("style", "How", false)
+        .complete("language", move |completing: Completing| {
+            let languages = Arc::clone(&languages);
+            async move {
+                let typed = completing.value();
+                let matching = languages.iter().filter(|l| l.starts_with(typed));
+                matching.map(|l| l.to_string()).collect::<Vec<_>>()
+            }
+        });
+    let page = ResourceDef::new("page", "pages://{book}/{n}", |_: Value, _: Context| async {
+        "a page"
+    })
+    .complete("n", |completing: Completing| async move {
+        // What the user chose already reaches it too.
+        let book = completing
+            .arguments()
+            .get("book")
+            .cloned()
+            .unwrap_or_default();
+        vec![format!("{book}-1"), format!("{book}-2")]
+    });
+    Server::new("defined", "1")
+        .prompt_def(prompt)
+        .resource_def(page)
+}
+
+#[test]
+fn a_definition_completes_its_arguments_and_variables_with_closures() {
+    for revision in ProtocolVersion::ALL {
+        let mut client = Client::connect(completing(), revision).unwrap();
+        let completed = client
+            .complete_prompt_argument("review", "language", "r", json!({}))
+            .unwrap();
+        assert_eq!(completed["values"], json!(["rust", "ruby"]), "{revision}");
+        let none = client
+            .complete_prompt_argument("review", "style", "", json!({}))
+            .unwrap();
+        assert_eq!(
+            none["values"],
+            json!([]),
+            "{revision}: no closure, no suggestions"
+        );
+        let pages = client
+            .complete_template_variable("pages://{book}/{n}", "n", "", json!({"book": "moby"}))
+            .unwrap();
+        let expected = match revision.has_structured_output() {
+            // Revisions without `context` send no chosen values.
+            true => json!(["moby-1", "moby-2"]),
+            false => json!(["-1", "-2"]),
+        };
+        assert_eq!(pages["values"], expected, "{revision}");
+    }
+    // Through a mount, by the namespaced names.
+    let mounted = Server::new("team", "1").mount("docs", completing());
+    let mut client = Client::connect(mounted, ProtocolVersion::V2026_07_28).unwrap();
+    let completed = client
+        .complete_prompt_argument("docs_review", "language", "p", json!({}))
+        .unwrap();
+    assert_eq!(completed["values"], json!(["python"]));
+}
+
+#[test]
+fn a_definition_that_completes_what_it_does_not_take_is_refused() {
+    let complete = |_: Completing| async { Vec::<String>::new() };
+    let prompt = PromptDef::new("review", |_: Value, _: Context| async { "Review it." })
+        .argument("language", "The language", true)
+        .complete("lang", complete);
+    let error = start_error(Server::new("defined", "1").prompt_def(prompt));
+    assert!(
+        error.ends_with("it completes `lang`, which is not one of its arguments"),
+        "{error}"
+    );
+    let page = ResourceDef::new("page", "pages://{n}", |_: Value, _: Context| async {
+        "a page"
+    })
+    .complete("m", complete);
+    let error = start_error(Server::new("defined", "1").resource_def(page));
+    assert!(
+        error.ends_with("it completes `m`, which is not a variable of `pages://{n}`"),
+        "{error}"
+    );
 }

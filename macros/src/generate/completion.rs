@@ -13,7 +13,8 @@ use crate::model::function::Function;
 use crate::syntax::unraw;
 
 /// One `__complete_<argument>` per argument that names a function, and the list
-/// `&[("argument", __complete_argument), ...]` for the spec's `completions`.
+/// `Cow::Borrowed(&[("argument", Completer::Fn(__complete_argument)), ...])` for the spec's
+/// `completions`.
 pub(crate) fn completers(
     function: &Function<'_>,
     target: &Target<'_>,
@@ -36,7 +37,12 @@ pub(crate) fn completers(
             }
         });
         let name = param.wire_name();
-        listed.push(quote!((#name, #wrapper as #private::Completer)));
+        listed.push(quote! {
+            (::std::borrow::Cow::Borrowed(#name), #private::Completer::Fn(#wrapper))
+        });
     }
-    (quote!(#(#wrappers)*), quote!(&[#(#listed),*]))
+    (
+        quote!(#(#wrappers)*),
+        quote!(::std::borrow::Cow::Borrowed(&[#(#listed),*])),
+    )
 }

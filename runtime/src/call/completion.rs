@@ -2,6 +2,7 @@
 //! completion function sees, what it may return, and how a sync or an async function is
 //! called alike.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::fmt;
 use std::future::Future;
@@ -133,8 +134,43 @@ impl IntoCompletion for Vec<&'static str> {
 /// A boxed completion future.
 pub type CompletionFuture = Pin<Box<dyn Future<Output = Completion> + Send + 'static>>;
 
-/// A completion function named by `#[arg(complete = path)]`, as generated code stores it.
-pub type Completer = fn(Completing) -> CompletionFuture;
+/// Where an argument's suggestions come from, as a spec holds it: a function named by
+/// `#[arg(complete = path)]` (generated code wraps it), or a closure given to a `PromptDef` or a
+/// `ResourceDef` at run time.
+#[derive(Clone)]
+pub enum Completer {
+    /// A generated wrapper of a completion function.
+    Fn(fn(Completing) -> CompletionFuture),
+    /// A closure given at run time.
+    Closure(Arc<dyn Fn(Completing) -> CompletionFuture + Send + Sync>),
+}
+
+impl Completer {
+    /// A completer of `closure`, which suggests what its future resolves to.
+    pub(crate) fn closure<F, Fut>(closure: F) -> Completer
+    where
+        F: Fn(Completing) -> Fut + Send + Sync + 'static,
+        Fut: Future + Send + 'static,
+        Fut::Output: IntoCompletion,
+    {
+        Completer::Closure(Arc::new(move |completing| {
+            let future = closure(completing);
+            Box::pin(async move { future.await.into_completion() })
+        }))
+    }
+
+    /// The suggestions for `completing`.
+    pub(crate) fn complete(&self, completing: Completing) -> CompletionFuture {
+        match self {
+            Completer::Fn(function) => function(completing),
+            Completer::Closure(closure) => closure(completing),
+        }
+    }
+}
+
+/// The completers of a spec's arguments, by name: borrowed from the program by generated
+/// code, owned by an item made at run time.
+pub type Completers = Cow<'static, [(Cow<'static, str>, Completer)]>;
 
 /// Marks a completion function that returns its suggestions.
 pub struct Returned<R>(std::marker::PhantomData<R>);

@@ -4,7 +4,7 @@ use std::borrow::Cow;
 
 use schemars::{Schema, SchemaGenerator};
 
-use crate::call::completion::Completer;
+use crate::call::completion::Completers;
 use crate::item::handler::Handler;
 use crate::item::header::{Header, ItemInfo, ItemKind};
 use crate::prompts::output::PromptOutput;
@@ -22,7 +22,7 @@ pub struct PromptSpec {
     /// at run time); `arguments` is not read then.
     pub raw_arguments: Option<Cow<'static, str>>,
     /// The completion functions of its arguments, by argument name (`#[arg(complete = f)]`).
-    pub completions: &'static [(&'static str, Completer)],
+    pub completions: Completers,
     /// How to run it.
     pub handler: Handler<PromptOutput>,
 }

@@ -8,6 +8,7 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value, json};
 
+use crate::call::completion::{Completer, Completing, IntoCompletion};
 use crate::call::context::Context;
 use crate::item::defined::{self, Defined};
 use crate::item::handler::{BoxFuture, Handler, Instance, Invocation};
@@ -72,7 +73,7 @@ impl PromptDef {
                 header: defined::header(name.into(), Location::caller()),
                 arguments: listed_instead,
                 raw_arguments: None,
-                completions: &[],
+                completions: Cow::Borrowed(&[]),
                 handler: Handler::Async(call),
             },
             run: Defined::new(handler, IntoPrompt::into_prompt),
@@ -99,6 +100,41 @@ impl PromptDef {
         self.problem = self.problem.take().or(problem);
         let description = description.filter(|d| !d.is_empty());
         self.arguments.push((name, description, required));
+        self
+    }
+
+    /// Suggests values of the argument `argument` (`completion/complete`) with what `complete`
+    /// returns for what the user typed so far (`Completing::value`, the arguments already
+    /// chosen): a `Vec` of `String`s or `&str`s, or a [`Completion`](crate::Completion). An
+    /// argument without one completes from nothing. The argument must be one the prompt takes.
+    ///
+    /// ```
+    /// use toolwright_runtime::{Completing, Context, PromptDef};
+    ///
+    /// let prompt = PromptDef::new("review", |args: serde_json::Value, _: Context| async move {
+    ///     format!("Review the {} code.", args["language"].as_str().unwrap_or("given"))
+    /// })
+    /// .argument("language", "The code's language", true)
+    /// .complete("language", |completing: Completing| async move {
+    ///     let known = ["rust", "python", "typescript"];
+    ///     known.into_iter().filter(|l| l.starts_with(completing.value())).collect::<Vec<_>>()
+    /// });
+    /// ```
+    pub fn complete<F, Fut>(
+        mut self,
+        argument: impl Into<Cow<'static, str>>,
+        complete: F,
+    ) -> PromptDef
+    where
+        F: Fn(Completing) -> Fut + Send + Sync + 'static,
+        Fut: Future + Send + 'static,
+        Fut::Output: IntoCompletion,
+    {
+        let completer = Completer::closure(complete);
+        self.spec
+            .completions
+            .to_mut()
+            .push((argument.into(), completer));
         self
     }
 

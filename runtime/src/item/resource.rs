@@ -4,7 +4,7 @@ use std::borrow::Cow;
 
 use schemars::{Schema, SchemaGenerator};
 
-use crate::call::completion::Completer;
+use crate::call::completion::Completers;
 use crate::item::handler::Handler;
 use crate::item::header::{Header, ItemInfo, ItemKind};
 use crate::resources::contents::ResourceOutput;
@@ -37,7 +37,7 @@ pub struct ResourceSpec {
     /// The schema of the template's variables (an object; each property one variable).
     pub variables: fn(&mut SchemaGenerator) -> Schema,
     /// The completion functions of its variables, by name (`#[arg(complete = f)]`).
-    pub completions: &'static [(&'static str, Completer)],
+    pub completions: Completers,
     /// How to read it.
     pub handler: Handler<ResourceOutput>,
 }

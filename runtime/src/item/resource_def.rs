@@ -9,6 +9,7 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
+use crate::call::completion::{Completer, Completing, IntoCompletion};
 use crate::call::context::Context;
 use crate::item::defined::{self, Defined};
 use crate::item::handler::{BoxFuture, Handler, Instance, Invocation};
@@ -90,7 +91,7 @@ impl ResourceDef {
                 ttl_ms: None,
                 cache_scope: None,
                 variables: any_values,
-                completions: &[],
+                completions: Cow::Borrowed(&[]),
                 handler: Handler::Async(call),
             },
             run: Defined::new(handler, contents),
@@ -124,6 +125,28 @@ impl ResourceDef {
     /// How long a 2026-07-28 client may reuse a read, in milliseconds.
     pub fn ttl_ms(mut self, ttl_ms: u64) -> ResourceDef {
         self.spec.ttl_ms = Some(ttl_ms);
+        self
+    }
+
+    /// Suggests values of the template's variable `variable` (`completion/complete`) with what
+    /// `complete` returns for what the user typed so far, as
+    /// [`PromptDef::complete`](crate::PromptDef::complete) does for an argument. The variable
+    /// must be one of the template's.
+    pub fn complete<F, Fut>(
+        mut self,
+        variable: impl Into<Cow<'static, str>>,
+        complete: F,
+    ) -> ResourceDef
+    where
+        F: Fn(Completing) -> Fut + Send + Sync + 'static,
+        Fut: Future + Send + 'static,
+        Fut::Output: IntoCompletion,
+    {
+        let completer = Completer::closure(complete);
+        self.spec
+            .completions
+            .to_mut()
+            .push((variable.into(), completer));
         self
     }
 

@@ -2,6 +2,7 @@
 //! from it once (a prompt's listed arguments, a resource's parsed template, the schemas values
 //! bind by, the values each argument completes from), checked against the server's states.
 
+use std::borrow::Cow;
 use std::sync::Arc;
 
 use serde_json::Value;
@@ -120,8 +121,14 @@ pub(crate) fn serve_prompt(
     };
     let arguments = arguments_of(&schema);
     let known: Arc<[String]> = arguments.iter().map(|a| a.name.clone()).collect();
+    // A prompt made at run time names what it completes by a string.
+    if let Some((name, _)) = (spec.completions.iter()).find(|(n, _)| !known.iter().any(|k| k == n))
+    {
+        let problem = format!("it completes `{name}`, which is not one of its arguments");
+        return Err(Error::invalid(ItemKind::Prompt, &spec.header, problem));
+    }
     Ok(ServedPrompt {
-        completions: completions(&schema, spec.completions),
+        completions: completions(&schema, &spec.completions),
         spec,
         held,
         forms: Arc::new(forms),
@@ -160,6 +167,13 @@ pub(crate) fn serve_resource(
     }
     let template = UriTemplate::parse(&spec.uri)
         .map_err(|e| invalid(format!("`{}` is not a URI template: {e}", spec.uri)))?;
+    let variables = template.variables();
+    if let Some((name, _)) = (spec.completions.iter()).find(|(n, _)| !variables.contains(&&**n)) {
+        return Err(invalid(format!(
+            "it completes `{name}`, which is not a variable of `{}`",
+            spec.uri
+        )));
+    }
     let schema = schema_of(spec.variables);
     let annotations =
         (!spec.audience.is_empty() || spec.priority.is_some() || spec.last_modified.is_some())
@@ -170,7 +184,7 @@ pub(crate) fn serve_resource(
                 annotations
             });
     Ok(ServedResource {
-        completions: completions(&schema, spec.completions),
+        completions: completions(&schema, &spec.completions),
         spec,
         held,
         forms: Arc::new(forms),
@@ -259,7 +273,7 @@ fn arguments_of(schema: &Value) -> Vec<ArgumentEntry> {
 }
 
 /// Each argument's suggestions: its function, or else the values its type allows.
-fn completions(schema: &Value, functions: &[(&'static str, Completer)]) -> Completions {
+fn completions(schema: &Value, functions: &[(Cow<'static, str>, Completer)]) -> Completions {
     let properties = schema.get("properties").and_then(Value::as_object);
     let enums = properties
         .into_iter()
@@ -270,7 +284,7 @@ fn completions(schema: &Value, functions: &[(&'static str, Completer)]) -> Compl
         });
     let mut completions: Completions = functions
         .iter()
-        .map(|(name, f)| ((*name).to_owned(), Suggestions::Function(*f)))
+        .map(|(name, f)| (name.to_string(), Suggestions::Function(f.clone())))
         .collect();
     for (name, values) in enums {
         if !completions.iter().any(|(n, _)| *n == name) {

@@ -135,7 +135,7 @@ impl Session {
                     completion,
                 )));
             }
-            Some(Suggestions::Function(function)) => *function,
+            Some(Suggestions::Function(function)) => function.clone(),
         };
         let run = Run {
             name: owner.clone(),
@@ -146,7 +146,7 @@ impl Session {
             uri: None,
             asking: None,
             produce: Box::new(move |invocation: Invocation, _| {
-                let future = Box::pin(async move { Ok(function(completing).await) });
+                let future = Box::pin(async move { Ok(function.complete(completing).await) });
                 Box::pin(caught(future, &invocation.context.0))
             }),
             render: Box::new(move |engine: &Engine, record: &CallRecord, completion| {
