@@ -509,6 +509,20 @@ fn a_definition_completes_its_arguments_and_variables_with_closures() {
 }
 
 #[test]
+fn a_second_closure_for_one_argument_takes_the_firsts_place() {
+    let prompt = PromptDef::new("review", |_: Value, _: Context| async { "Review it." })
+        .argument("language", "The language", true)
+        .complete("language", |_: Completing| async { vec!["first"] })
+        .complete("language", |_: Completing| async { vec!["second"] });
+    let server = Server::new("defined", "1").prompt_def(prompt);
+    let mut client = Client::connect(server, ProtocolVersion::V2025_11_25).unwrap();
+    let completed = client
+        .complete_prompt_argument("review", "language", "", json!({}))
+        .unwrap();
+    assert_eq!(completed["values"], json!(["second"]));
+}
+
+#[test]
 fn a_definition_that_completes_what_it_does_not_take_is_refused() {
     let complete = |_: Completing| async { Vec::<String>::new() };
     let prompt = PromptDef::new("review", |_: Value, _: Context| async { "Review it." })

@@ -839,3 +839,27 @@ fn a_skill_inside_another_folders_skill_is_refused() {
         "{error}"
     );
 }
+
+#[test]
+fn an_unsubscribe_reaches_the_hooks_its_subscribe_reached_whatever_changed_meanwhile() {
+    let heard = Seen::default();
+    let (hear, unhear) = (Arc::clone(&heard), Arc::clone(&heard));
+    let mut child = tracker()
+        .on_subscribe(move |_, uri| {
+            hear.lock().unwrap().push(format!("+{uri}"));
+            Ok(())
+        })
+        .on_unsubscribe(move |_, uri| unhear.lock().unwrap().push(format!("-{uri}")));
+    let handle = child.handle();
+    let server = Server::new("team", "1")
+        .resource::<about>()
+        .mount("", child);
+    let mut client = Client::connect(server, ProtocolVersion::V2025_11_25).unwrap();
+    client.subscribe("issues://1").unwrap();
+    handle.remove_resource("issues://{n}").unwrap();
+    let _: Value = serde_json::from_str(&client.next_line()).unwrap();
+    client
+        .request("resources/unsubscribe", json!({"uri": "issues://1"}))
+        .unwrap();
+    assert_eq!(*heard.lock().unwrap(), ["+issues://1", "-issues://1"]);
+}

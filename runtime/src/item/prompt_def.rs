@@ -131,10 +131,11 @@ impl PromptDef {
         Fut::Output: IntoCompletion,
     {
         let completer = Completer::closure(complete);
-        self.spec
-            .completions
-            .to_mut()
-            .push((argument.into(), completer));
+        // A second closure for one argument takes the first's place.
+        let name = argument.into();
+        let completions = self.spec.completions.to_mut();
+        completions.retain(|(n, _)| *n != name);
+        completions.push((name, completer));
         self
     }
 

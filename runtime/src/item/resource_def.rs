@@ -143,10 +143,11 @@ impl ResourceDef {
         Fut::Output: IntoCompletion,
     {
         let completer = Completer::closure(complete);
-        self.spec
-            .completions
-            .to_mut()
-            .push((variable.into(), completer));
+        // A second closure for one variable takes the first's place.
+        let name = variable.into();
+        let completions = self.spec.completions.to_mut();
+        completions.retain(|(n, _)| *n != name);
+        completions.push((name, completer));
         self
     }
 

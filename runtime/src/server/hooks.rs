@@ -80,6 +80,34 @@ impl<'a> SessionInfo<'a> {
     }
 }
 
+/// Whose a subscription is, as decided when it was made, kept so that its unsubscribe reaches
+/// the hooks that heard of it even if the items changed meanwhile: the mounts of the resource
+/// its URI reached, or none (`None`: it reached no resource).
+pub(crate) struct Route(Option<Vec<Arc<Level>>>);
+
+impl Route {
+    /// Whose `uri` is now, among the items of `catalog`.
+    pub(crate) fn of(catalog: &Catalog, uri: &str) -> Route {
+        Route(match Owner::of(catalog, uri) {
+            Owner::Reached(levels) => Some(levels.to_vec()),
+            Owner::Unreached => None,
+        })
+    }
+
+    /// No one's: where no mounted server has hooks, whose a URI is matters to none.
+    pub(crate) fn unrouted() -> Route {
+        Route(None)
+    }
+
+    /// The owner it names.
+    pub(crate) fn owner(&self) -> Owner<'_> {
+        match &self.0 {
+            Some(levels) => Owner::Reached(levels),
+            None => Owner::Unreached,
+        }
+    }
+}
+
 /// Which mounted server a URI is: the mounts of the resource it reaches, outermost first, or,
 /// reaching none, whatever mounted server's namespaces it is in.
 #[derive(Clone, Copy)]
@@ -134,6 +162,11 @@ pub(crate) struct Hooks {
 }
 
 impl Hooks {
+    /// Whether a mounted server has hooks: only then does whose a URI is matter.
+    pub(crate) fn routes(&self) -> bool {
+        !self.mounted.is_empty()
+    }
+
     /// Whether there is any hook at all.
     pub(crate) fn is_empty(&self) -> bool {
         self.initialized.is_none()

@@ -140,11 +140,14 @@ pub(crate) fn mount(namespace: &str, child: Child) -> Mounting {
     let without = &child.without_tags;
     let kept = |tags: &[&str]| !tags.iter().any(|tag| without.iter().any(|w| w == tag));
     // What the child serves, as it names it: a UI resource its tools name is rewritten only
-    // if it is one of these.
+    // if it is one of these (served from the start: one its handle adds later is not looked
+    // for).
     let templates: Vec<UriTemplate> = (child.items.iter())
         .filter_map(|item| match item {
-            Pending::Resource(spec, _) => UriTemplate::parse(&spec.uri).ok(),
-            Pending::Prompt(..) => None,
+            Pending::Resource(spec, _) if kept(spec.header.tags) => {
+                UriTemplate::parse(&spec.uri).ok()
+            }
+            _ => None,
         })
         .collect();
     let serves = |uri: &str| {

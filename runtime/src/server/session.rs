@@ -4,6 +4,7 @@
 //! *returns* what a message gets), `dispatch` (requests by method and era) and a file for
 //! each method or kind of method.
 
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
@@ -17,7 +18,7 @@ use crate::protocol::jsonrpc::ProtocolError;
 use crate::protocol::{Level, ProtocolVersion};
 use crate::run::inflight::OpenRequests;
 use crate::server::engine::Engine;
-use crate::server::hooks::SessionInfo;
+use crate::server::hooks::{Route, SessionInfo};
 use crate::server::listeners::{Heard, SharedLevel, Uris};
 
 /// Where a request's messages go, the span it runs in, and its client (once dispatch knows the
@@ -59,6 +60,9 @@ pub(crate) struct Session {
     /// The resources a handshake session subscribed to (`resources/subscribe`); made when
     /// first wanted, as `tasks` is (a 2026-07-28 request's session never wants either).
     subscribed: OnceLock<Uris>,
+    /// Whose each subscription is, where mounted servers have hooks: an unsubscribe reaches the
+    /// hooks its subscribe reached.
+    pub(crate) routes: OnceLock<Mutex<HashMap<String, Route>>>,
     /// Who owns the tasks of a handshake session without a subject: random, made by the
     /// first task.
     pub(crate) task_owner: OnceLock<String>,
@@ -83,6 +87,7 @@ impl Session {
             peer: Arc::default(),
             roots: OnceLock::new(),
             subscribed: OnceLock::new(),
+            routes: OnceLock::new(),
             task_owner: OnceLock::new(),
             id: None,
             tasks: OnceLock::new(),

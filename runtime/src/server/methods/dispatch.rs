@@ -33,7 +33,7 @@ use crate::protocol::wire;
 use crate::protocol::{Era, ProtocolVersion};
 use crate::server::batch::Batch;
 use crate::server::engine::Engine;
-use crate::server::hooks::Owner;
+use crate::server::hooks::Route;
 use crate::server::listeners::Wants;
 use crate::server::methods::calls::Request;
 use crate::server::methods::lists::{self, Listing};
@@ -178,11 +178,15 @@ impl Session {
         let full = |subscribed: &BTreeSet<String>| {
             subscribed.len() >= MAX_SUBSCRIPTIONS && !subscribed.contains(uri)
         };
-        if subscribe && full(&lock()) {
-            return Err(ProtocolError::invalid_params(format_args!(
+        let too_many = || {
+            ProtocolError::invalid_params(format_args!(
                 "a session subscribes to at most {MAX_SUBSCRIPTIONS} resources; unsubscribe \
                  from one first"
-            )));
+            ))
+        };
+        // Refused before the hooks are asked, so that none hears of a subscription not made.
+        if subscribe && full(&lock()) {
+            return Err(too_many());
         }
         // A resource the caller lacks scopes for is not subscribed to (it hears nothing of what
         // it may not read); over HTTP the request is refused with the scopes, so that the
@@ -190,8 +194,20 @@ impl Session {
         let engine = &self.engine;
         let catalog = engine.catalog();
         let lacking = engine.lacking_uri(&catalog, uri, &request.scope.caller());
-        // Whose the URI is: the hooks of a mounted server hear of its own resources only.
-        let owner = Owner::of(&catalog, uri);
+        // Whose the URI is: the hooks of a mounted server hear of its own resources only; an
+        // unsubscribe goes where its subscribe went.
+        let routes = || {
+            let routes = self.routes.get_or_init(Default::default);
+            routes.lock().unwrap_or_else(|e| e.into_inner())
+        };
+        let route = match (engine.hooks.routes(), subscribe) {
+            (false, _) => Route::unrouted(),
+            (true, true) => Route::of(&catalog, uri),
+            (true, false) => routes()
+                .remove(uri)
+                .unwrap_or_else(|| Route::of(&catalog, uri)),
+        };
+        let owner = route.owner();
         let info = self
             .info()
             .expect("a handshake request's session is initialized");
@@ -202,26 +218,29 @@ impl Session {
                 // Subscribing again to what it has changes nothing, and asks the hook nothing.
                 true if lock().contains(uri) => {}
                 true => {
-                    let too_many = || {
-                        ProtocolError::invalid_params(format_args!(
-                            "a session subscribes to at most {MAX_SUBSCRIPTIONS} resources"
-                        ))
-                    };
-                    // Refused before the hooks are asked, so that none hears of a subscription
-                    // that is not made.
-                    if full(&lock()) {
-                        return Err(too_many());
-                    }
                     if let Err(refused) = engine.hooks.subscribe(&info, uri, owner) {
                         return Err(refused.protocol_error(request.version));
                     }
+                    // Another request may have filled the session (or subscribed to this URI)
+                    // while the hooks were asked: they hear it undone.
                     let mut subscribed = lock();
-                    if full(&subscribed) {
+                    if full(&subscribed) || subscribed.contains(uri) {
+                        let full = full(&subscribed);
                         drop(subscribed);
                         engine.hooks.unsubscribed(&info, uri, owner);
-                        return Err(too_many());
+                        return match full {
+                            true => Err(too_many()),
+                            false => Ok(Reply::Now(jsonrpc::result_line(
+                                request.id,
+                                &serde_json::json!({}),
+                            ))),
+                        };
                     }
                     subscribed.insert(uri.to_owned());
+                    drop(subscribed);
+                    if engine.hooks.routes() {
+                        routes().insert(uri.to_owned(), route);
+                    }
                 }
                 false => {
                     if lock().remove(uri) {
