@@ -16,10 +16,16 @@ fn echo(text: String) -> String {
     text
 }
 
-/// Echoes the text (`--async-echo`).
-#[mcp_tool(name = "echo")]
-async fn echo_async(text: String) -> String {
-    text
+/// `echo` as an `async fn` (`--async-echo`), in a module of its own: a name is claimed once
+/// per module.
+mod async_echo {
+    use toolwright::prelude::*;
+
+    /// Echoes the text.
+    #[mcp_tool(name = "echo")]
+    pub async fn echo_async(text: String) -> String {
+        text
+    }
 }
 
 /// `echo` made at run time (`--defined-echo`): the schema the generated one lists, the
@@ -77,19 +83,16 @@ mod filler {
 
 fn main() -> std::process::ExitCode {
     let server = Server::new("toolwright-bench", "0");
-    let server = if std::env::args().any(|a| a == "--many") {
-        server.discover()
-    } else {
-        let has = |flag: &str| std::env::args().any(|a| a == flag);
-        let server = match (has("--async-echo"), has("--defined-echo")) {
-            (true, _) => server.tool::<echo_async>(),
-            (_, true) => server.tool_def(echo_defined()),
-            _ => server.tool::<echo>(),
-        };
-        server
-            .tool::<add>()
-            .tool::<items>()
-            .tool::<in_roots>()
+    let has = |flag: &str| std::env::args().any(|a| a == flag);
+    let server = match (has("--async-echo"), has("--defined-echo")) {
+        (true, _) => server.tool::<async_echo::echo_async>(),
+        (_, true) => server.tool_def(echo_defined()),
+        _ => server.tool::<echo>(),
+    };
+    let server = server.tool::<add>().tool::<items>().tool::<in_roots>();
+    let server = match has("--many") {
+        true => server.discover_in(concat!(module_path!(), "::filler")),
+        false => server,
     };
     // The roots bench's tool only with `--roots`: the other benchmarks serve the same tools
     // as they always have.
@@ -104,7 +107,6 @@ fn main() -> std::process::ExitCode {
     };
     // The same tools through one mount or two (without a namespace, so that the requests name
     // them as they always have), to measure what a mount costs a call.
-    let has = |flag: &str| std::env::args().any(|a| a == flag);
     let server = match (has("--mounted"), has("--mounted-twice")) {
         (true, _) => Server::new("toolwright-bench", "0").mount("", server),
         (_, true) => {
