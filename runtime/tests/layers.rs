@@ -167,6 +167,7 @@ const RUNTIME: Folders = &[
         "transport/http",
         &[
             &["body", "headers"],
+            &["head"],
             &["stream"],
             &["oauth"],
             &["config"],

@@ -41,13 +41,19 @@ pub(crate) async fn drain<B: http_body::Body>(
 /// What a request's head says of its body: its length, if it declares one, and whether the
 /// client waits for `100 Continue` before it sends it.
 pub(crate) fn declared(headers: &HeaderMap) -> (Option<usize>, bool) {
-    let length = headers
-        .get(CONTENT_LENGTH)
+    declared_by(headers.get(CONTENT_LENGTH), headers.get(EXPECT))
+}
+
+/// What `Content-Length` and `Expect` say, as [`declared`].
+pub(crate) fn declared_by(
+    length: Option<&HeaderValue>,
+    expect: Option<&HeaderValue>,
+) -> (Option<usize>, bool) {
+    let length = length
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.parse::<usize>().ok());
-    let waits_to_continue = headers
-        .get(EXPECT)
-        .is_some_and(|v| v.as_bytes().eq_ignore_ascii_case(b"100-continue"));
+    let waits_to_continue =
+        expect.is_some_and(|v| v.as_bytes().eq_ignore_ascii_case(b"100-continue"));
     (length, waits_to_continue)
 }
 

@@ -26,11 +26,12 @@ use crate::protocol::params::SUBSCRIPTION_ID;
 use crate::protocol::{Era, ProtocolVersion};
 use crate::server::engine::Engine;
 use crate::server::reply::Reply;
-use crate::transport::http::body::{DRAIN, declared, drain};
+use crate::transport::http::body::{DRAIN, drain};
 use crate::transport::http::config::Http;
+use crate::transport::http::head::Accepts;
 use crate::transport::http::oauth::Protected;
 use crate::transport::http::reply::{
-    Accepts, accepted, answer_status, error, event_response, json, refusal, status_of,
+    accepted, answer_status, error, event_response, json, refusal, status_of,
 };
 use crate::transport::http::sessions::{HttpSession, Sessions};
 use crate::transport::http::stream::{EventBody, EventStream, ResponseBody};
@@ -97,7 +98,7 @@ impl Endpoint {
     /// for `100 Continue`, or declares more than that, is refused at once.
     pub(super) async fn read<B>(
         &self,
-        headers: &HeaderMap,
+        (declared, waits_to_continue): (Option<usize>, bool),
         body: B,
     ) -> Result<Bytes, Response<ResponseBody>>
     where
@@ -105,7 +106,6 @@ impl Endpoint {
         B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
     {
         let limit = self.http.max_body;
-        let (declared, waits_to_continue) = declared(headers);
         let deadline = tokio::time::Instant::now() + self.http.body_timeout;
         let mut body = std::pin::pin!(body);
         let read = match declared {

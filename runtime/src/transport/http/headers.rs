@@ -14,8 +14,8 @@ use std::borrow::Cow;
 
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD as BASE64;
-use http::HeaderMap;
 use http::header::AsHeaderName;
+use http::{HeaderMap, HeaderValue};
 use serde_json::Value;
 
 use crate::tools::headers::{HeaderKind, ParamHeader};
@@ -23,39 +23,82 @@ use crate::tools::headers::{HeaderKind, ParamHeader};
 /// What is wrong with a header, said as the detail of a `-32020` error.
 pub(crate) struct Mismatch(pub(crate) String);
 
-/// The value of header `name`: `None` when absent, an error when repeated or not visible ASCII.
-pub(crate) fn value<K>(headers: &HeaderMap, name: K) -> Result<Option<&str>, Mismatch>
-where
-    K: AsHeaderName + Copy + std::fmt::Display,
-{
-    let mut values = headers.get_all(name).iter();
-    let Some(first) = values.next() else {
-        return Ok(None);
-    };
-    if values.next().is_some() {
-        return Err(Mismatch(format!("{name} header appears more than once")));
-    }
-    let text = first
-        .to_str()
-        .map_err(|_| Mismatch(format!("{name} header value has invalid characters")))?;
-    Ok(Some(text.trim_matches([' ', '\t'])))
+/// A header that may be given once: absent, its one value, or given more than once.
+#[derive(Clone, Copy, Default, Debug)]
+pub(crate) enum Once<'h> {
+    #[default]
+    Absent,
+    One(&'h HeaderValue),
+    Repeated,
 }
 
-/// Header `name` must be present and equal `expected` (after decoding).
-pub(crate) fn expect<K>(headers: &HeaderMap, name: K, expected: &str) -> Result<(), Mismatch>
-where
-    K: AsHeaderName + Copy + std::fmt::Display,
-{
-    let Some(raw) = value(headers, name)? else {
-        return Err(Mismatch(format!("{name} header is required")));
-    };
-    let got = decode(raw).map_err(|why| Mismatch(format!("{name} header {why}")))?;
-    if got != expected {
-        return Err(Mismatch(format!(
-            "{name} header value '{got}' does not match body value '{expected}'"
-        )));
+impl<'h> Once<'h> {
+    /// The header `name` of `headers`.
+    pub(crate) fn of<K: AsHeaderName>(headers: &'h HeaderMap, name: K) -> Once<'h> {
+        let mut once = Once::Absent;
+        for value in headers.get_all(name) {
+            once.add(value);
+        }
+        once
     }
-    Ok(())
+
+    /// One more value of the header.
+    pub(crate) fn add(&mut self, value: &'h HeaderValue) {
+        *self = match self {
+            Once::Absent => Once::One(value),
+            _ => Once::Repeated,
+        };
+    }
+
+    /// The value, trimmed: `None` when absent, an error (naming the header as `name`) when
+    /// repeated or not visible ASCII.
+    pub(crate) fn text(self, name: impl std::fmt::Display) -> Result<Option<&'h str>, Mismatch> {
+        let first = match self {
+            Once::Absent => return Ok(None),
+            Once::One(value) => value,
+            Once::Repeated => {
+                return Err(Mismatch(format!("{name} header appears more than once")));
+            }
+        };
+        let text = first
+            .to_str()
+            .map_err(|_| Mismatch(format!("{name} header value has invalid characters")))?;
+        Ok(Some(text.trim_matches([' ', '\t'])))
+    }
+
+    /// The header (named `name`) must be present and equal `expected` (after decoding).
+    pub(crate) fn expect(
+        self,
+        name: impl std::fmt::Display,
+        expected: &str,
+    ) -> Result<(), Mismatch> {
+        // What every client sends: the value as the body says it, nothing to trim or decode.
+        if let Once::One(value) = self
+            && value.as_bytes() == expected.as_bytes()
+            && plain(expected)
+        {
+            return Ok(());
+        }
+        let Some(raw) = self.text(&name)? else {
+            return Err(Mismatch(format!("{name} header is required")));
+        };
+        let got = decode(raw).map_err(|why| Mismatch(format!("{name} header {why}")))?;
+        if got != expected {
+            return Err(Mismatch(format!(
+                "{name} header value '{got}' does not match body value '{expected}'"
+            )));
+        }
+        Ok(())
+    }
+}
+
+/// Whether a header value that is `text` byte for byte says `text`: it has no whitespace to
+/// trim around it and is not in the encoded form.
+fn plain(text: &str) -> bool {
+    let edge = |b: Option<&u8>| matches!(b, Some(b' ' | b'\t'));
+    let bytes = text.as_bytes();
+    let encoded = text.starts_with("=?base64?") && text.ends_with("?=");
+    !(edge(bytes.first()) || edge(bytes.last()) || encoded)
 }
 
 /// Each argument the tool marks `x-mcp-header` that the body carries must come with its
@@ -73,7 +116,7 @@ pub(crate) fn params(
             .try_fold(arguments, |value, key| value.get(key))
             .filter(|value| !value.is_null());
         let Some(body) = body else { continue };
-        let Some(raw) = value(headers, name.as_str())? else {
+        let Some(raw) = Once::of(headers, name.as_str()).text(&name)? else {
             return Err(Mismatch(format!("{name} header is required")));
         };
         let got = decode(raw).map_err(|why| Mismatch(format!("{name} header {why}")))?;

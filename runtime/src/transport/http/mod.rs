@@ -8,6 +8,7 @@
 mod body;
 mod config;
 mod endpoint;
+mod head;
 mod headers;
 pub mod oauth;
 mod reply;

@@ -1,9 +1,9 @@
-//! The responses the endpoint writes, and what a request's `Accept` and `Content-Type` say:
-//! a JSON document, an event stream, 202, and errors whose body is a JSON-RPC error.
+//! The responses the endpoint writes: a JSON document, an event stream, 202, and errors whose
+//! body is a JSON-RPC error.
 
 use bytes::Bytes;
-use http::header::{ACCEPT, ALLOW, CACHE_CONTROL, CONTENT_TYPE};
-use http::{HeaderMap, HeaderValue, Response, StatusCode};
+use http::header::{ALLOW, CACHE_CONTROL, CONTENT_TYPE};
+use http::{HeaderValue, Response, StatusCode};
 use serde_json::value::RawValue;
 
 use crate::protocol::Era;
@@ -15,13 +15,6 @@ use crate::transport::http::stream::{EventBody, ResponseBody};
 pub(crate) const SESSION_ID: &str = "mcp-session-id";
 pub(crate) const PROTOCOL_HEADER: &str = "mcp-protocol-version";
 pub(crate) const LAST_EVENT_ID: &str = "last-event-id";
-
-/// What a client accepts in a response.
-#[derive(Clone, Copy)]
-pub(crate) struct Accepts {
-    pub(crate) json: bool,
-    pub(crate) events: bool,
-}
 
 /// The id of a request, to echo in an error.
 pub(crate) fn request_id<'a>(message: &Message<'a>) -> Option<&'a RawValue> {
@@ -50,43 +43,6 @@ pub(crate) fn status_of(code: ErrorCode, era: Era) -> StatusCode {
 /// The HTTP status of a call's answer: that of its error code, if it is an error.
 pub(crate) fn answer_status(error_code: Option<ErrorCode>, era: Era) -> StatusCode {
     error_code.map_or(StatusCode::OK, |code| status_of(code, era))
-}
-
-pub(crate) fn is_json(headers: &HeaderMap) -> bool {
-    headers
-        .get(CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.split(';').next())
-        .is_some_and(|t| t.trim().eq_ignore_ascii_case("application/json"))
-}
-
-pub(crate) fn accepts(headers: &HeaderMap) -> Accepts {
-    // Read in place, once: this runs on every request.
-    let mut accepts = Accepts {
-        json: false,
-        events: false,
-    };
-    let mut any = false;
-    for value in headers.get_all(ACCEPT) {
-        let Ok(value) = value.to_str() else { continue };
-        any = true;
-        for t in value.split(',') {
-            // A value has only visible ASCII, spaces and tabs: ASCII trimming is all it needs.
-            let t = t.split_once(';').map_or(t, |(t, _)| t).trim_ascii();
-            let any_of = |wanted: &str, family: &str| {
-                t.eq_ignore_ascii_case(wanted) || t.eq_ignore_ascii_case(family) || t == "*/*"
-            };
-            accepts.json |= any_of("application/json", "application/*");
-            accepts.events |= any_of("text/event-stream", "text/*");
-        }
-    }
-    if !any {
-        return Accepts {
-            json: true,
-            events: true,
-        };
-    }
-    accepts
 }
 
 /// A JSON document (a line, its newline dropped) as the response: the bytes as they are, not

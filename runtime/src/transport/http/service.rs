@@ -25,12 +25,14 @@ use crate::protocol::jsonrpc::{self, Message};
 use crate::protocol::method::Method as McpMethod;
 use crate::server::engine::Engine;
 use crate::transport::http::body;
+use crate::transport::http::body::declared_by;
 use crate::transport::http::config::Http;
 use crate::transport::http::endpoint::Endpoint;
+use crate::transport::http::head::{Head, is_json};
 use crate::transport::http::oauth::stream_deadline;
-use crate::transport::http::reply::{accepts, error, is_json, not_allowed, refusal};
+use crate::transport::http::reply::{error, not_allowed, refusal};
 use crate::transport::http::sessioned::legacy_version_header;
-use crate::transport::http::stateless::claim;
+use crate::transport::http::stateless::{claim, disagreement};
 use crate::transport::http::stream::ResponseBody;
 
 /// The path `serve_http` serves the endpoint at.
@@ -157,18 +159,20 @@ impl Endpoint {
             parts.extensions.insert(context);
         }
         let headers = &parts.headers;
-        if !is_json(headers) {
+        let head = Head::read(headers);
+        if !is_json(head.content_type) {
             let message = "send the message as `Content-Type: application/json`";
             let refused = refusal(StatusCode::UNSUPPORTED_MEDIA_TYPE, None, message);
             return self.refuse_unread(headers, body, refused).await;
         }
-        let accepts = accepts(headers);
+        let accepts = head.accepts();
         if !accepts.json && !accepts.events {
             let message = "accept `application/json` or `text/event-stream`";
             let refused = refusal(StatusCode::NOT_ACCEPTABLE, None, message);
             return self.refuse_unread(headers, body, refused).await;
         }
-        let body = match self.read(headers, body).await {
+        let declared = declared_by(head.content_length, head.expect);
+        let body = match self.read(declared, body).await {
             Ok(body) => body,
             Err(refused) => return refused,
         };
@@ -200,6 +204,9 @@ impl Endpoint {
         };
         match modern {
             true => {
+                if let Some(refused) = disagreement(&head, &message) {
+                    return refused;
+                }
                 self.modern(parts.headers, message, parts.extensions, accepts, until)
                     .await
             }

@@ -13,10 +13,11 @@ use crate::protocol::params::PROTOCOL_VERSION;
 use crate::protocol::{Era, ProtocolVersion};
 use crate::server::reply::Reply;
 use crate::transport::http::endpoint::{Answering, Endpoint};
+use crate::transport::http::head::Accepts;
 use crate::transport::http::oauth::stream_deadline;
 use crate::transport::http::reply::{
-    Accepts, LAST_EVENT_ID, PROTOCOL_HEADER, SESSION_ID, accepts, error, event_response,
-    not_allowed, refusal, request_id,
+    LAST_EVENT_ID, PROTOCOL_HEADER, SESSION_ID, error, event_response, not_allowed, refusal,
+    request_id,
 };
 use crate::transport::http::sessions::HttpSession;
 use crate::transport::http::stream::{
@@ -102,7 +103,7 @@ impl Endpoint {
         headers: &HeaderMap,
         extensions: &http::Extensions,
     ) -> Response<ResponseBody> {
-        if !accepts(headers).events {
+        if !Accepts::of(headers.get_all(http::header::ACCEPT)).events {
             let message = "a GET stream needs `Accept: text/event-stream`";
             return refusal(StatusCode::NOT_ACCEPTABLE, None, message);
         }

@@ -12,8 +12,8 @@ use crate::protocol::method::{Method, Target};
 use crate::protocol::params::{Meta, Params};
 use crate::server::session::Session;
 use crate::transport::http::endpoint::{Answering, Endpoint};
-use crate::transport::http::headers;
-use crate::transport::http::reply::{Accepts, PROTOCOL_HEADER, accepted, error, request_id};
+use crate::transport::http::head::{Accepts, Head};
+use crate::transport::http::reply::{PROTOCOL_HEADER, accepted, error, request_id};
 use crate::transport::http::stream::{EventStream, RequestSink, ResponseBody};
 
 // The headers every 2026-07-28 request is checked for, as names made once (a name given as a
@@ -22,8 +22,44 @@ static PROTOCOL_VERSION: HeaderName = HeaderName::from_static(PROTOCOL_HEADER);
 static MCP_METHOD: HeaderName = HeaderName::from_static("mcp-method");
 static MCP_NAME: HeaderName = HeaderName::from_static("mcp-name");
 
+/// The refusal of a 2026-07-28 request whose envelope is not valid or whose headers do not
+/// agree with its body (its revision, its method and what it names); `None` when they agree.
+/// Refused with 400: the version must be known before
+/// the headers can be compared with it, so the envelope is checked here as the server checks
+/// it. (The arguments a tool mirrors in headers are checked once the tool is found.)
+pub(super) fn disagreement(
+    head: &Head<'_>,
+    message: &Message<'_>,
+) -> Option<Response<ResponseBody>> {
+    let Message::Request { id, method, params } = message else {
+        return None;
+    };
+    // `_meta` was read with the params, and the server reads it from what they kept.
+    let none = Meta::default();
+    let meta = params.read_meta().flatten().unwrap_or(&none);
+    let version = match meta.stateless_version() {
+        Ok(Some(version)) => version,
+        Ok(None) => unreachable!("only a request naming its revision is served statelessly"),
+        Err(why) => {
+            let refused = ProtocolError::invalid_params(why);
+            return Some(error(StatusCode::BAD_REQUEST, Some(*id), &refused));
+        }
+    };
+    let agrees = || {
+        (head.protocol_version).expect(&PROTOCOL_VERSION, &version)?;
+        head.method.expect(&MCP_METHOD, method.name())?;
+        match routed_name(method, params) {
+            Some(name) => head.name.expect(&MCP_NAME, name),
+            None => Ok(()),
+        }
+    };
+    let refused = ProtocolError::header_mismatch(agrees().err()?.0);
+    Some(error(StatusCode::BAD_REQUEST, Some(*id), &refused))
+}
+
 impl Endpoint {
-    /// A 2026-07-28 POST: it stands alone; its headers must agree with its body.
+    /// A 2026-07-28 POST, once its headers agree with it (see [`disagreement`]): it stands
+    /// alone.
     pub(super) async fn modern(
         self: &Arc<Self>,
         headers: HeaderMap,
@@ -32,29 +68,12 @@ impl Endpoint {
         accepts: Accepts,
         until: Option<tokio::time::Instant>,
     ) -> Response<ResponseBody> {
-        let (id, method, params) = match &message {
-            Message::Request { id, method, params } => (Some(*id), method, params),
+        let id = match &message {
+            Message::Request { id, .. } => Some(*id),
             // 2026-07-28 defines no notification a client sends over HTTP.
             Message::Notification { .. } => return accepted(),
             _ => unreachable!("only requests and notifications claim a revision"),
         };
-        // The envelope is checked as the server checks it, but refused here with 400: its
-        // version must be known before the headers can be compared with it. (`_meta` was read
-        // by `claim`, and is read here and by the server from what it kept.)
-        let none = Meta::default();
-        let meta = params.read_meta().flatten().unwrap_or(&none);
-        let version = match meta.stateless_version() {
-            Ok(Some(version)) => version,
-            Ok(None) => unreachable!("only a request naming its revision is served statelessly"),
-            Err(why) => {
-                let refused = ProtocolError::invalid_params(why);
-                return error(StatusCode::BAD_REQUEST, id, &refused);
-            }
-        };
-        if let Err(refused) = modern_headers(&headers, &version, method, params) {
-            let refused = ProtocolError::header_mismatch(refused.0);
-            return error(StatusCode::BAD_REQUEST, id, &refused);
-        }
         let session = Session::new(Arc::clone(&self.engine));
         let stream = EventStream::new(None);
         let outlet = Outlet::new(
@@ -74,22 +93,6 @@ impl Endpoint {
         self.respond(id, answer, stream, &outlet, accepts, answering)
             .await
     }
-}
-
-/// The headers every 2026-07-28 POST carries agree with its body: its revision, its method and
-/// what it names. (The arguments a tool mirrors in headers are checked once the tool is found.)
-fn modern_headers(
-    headers: &HeaderMap,
-    version: &str,
-    method: &Method<'_>,
-    params: &Params<'_>,
-) -> Result<(), headers::Mismatch> {
-    headers::expect(headers, &PROTOCOL_VERSION, version)?;
-    headers::expect(headers, &MCP_METHOD, method.name())?;
-    if let Some(name) = routed_name(method, params) {
-        headers::expect(headers, &MCP_NAME, name)?;
-    }
-    Ok(())
 }
 
 /// The value a request's `Mcp-Name` header must carry (SEP-2663): what a gateway routes by
