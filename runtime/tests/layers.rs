@@ -166,7 +166,7 @@ const RUNTIME: Folders = &[
     (
         "transport/http",
         &[
-            &["body", "headers"],
+            &["body", "headers", "quiet"],
             &["head"],
             &["stream"],
             &["oauth"],

@@ -1,10 +1,13 @@
-//! A body over the limit: the client gets its 413 however it sends, and the server goes on.
+//! A body over the limit: the client gets its 413 however it sends, and the server goes on. A
+//! connection quiet for longer than the head's bound is closed, and one waiting for its answer
+//! is not.
 #![cfg(all(feature = "http", unix))]
 
 use crate::common;
 
 use std::io::{Read, Write};
 use std::net::TcpStream;
+use std::time::{Duration, Instant};
 
 use common::TIMEOUT;
 use common::http::{Endpoint, Open};
@@ -19,7 +22,15 @@ fn echo(text: String) -> String {
     text
 }
 
+/// Naps for three times the quiet bound of `quiet_endpoint`.
+#[mcp_tool]
+fn nap() -> String {
+    std::thread::sleep(QUIET * 3);
+    "rested".to_owned()
+}
+
 const LIMIT: usize = 64 << 10;
+const QUIET: Duration = Duration::from_millis(300);
 
 fn endpoint() -> Endpoint {
     Endpoint::start_with(
@@ -125,4 +136,50 @@ fn a_body_too_large_to_read_or_never_sent_is_refused_in_bounded_time() {
             started.elapsed()
         );
     }
+}
+
+#[test]
+fn a_quiet_connection_is_closed_and_one_that_waits_for_its_answer_is_not() {
+    let endpoint = Endpoint::start_with(
+        Server::new("quiet", "1").tool::<echo>().tool::<nap>(),
+        Http::new().header_timeout(QUIET),
+    );
+    let stream = TcpStream::connect(endpoint.addr).unwrap();
+    stream.set_read_timeout(Some(TIMEOUT)).unwrap();
+    let call = |params: serde_json::Value| {
+        let mut writer = stream.try_clone().unwrap();
+        writer
+            .write_all(
+                &(endpoint.modern(1, "tools/call", params))
+                    .header("Connection", "keep-alive")
+                    .bytes(),
+            )
+            .unwrap();
+        Open::read_head(stream.try_clone().unwrap()).finish()
+    };
+    // Waiting for its answer for three bounds, the connection stays open, and serves the
+    // next request.
+    let napped = call(json!({"name": "nap", "arguments": {}}));
+    assert_eq!(napped.json()["result"]["content"][0]["text"], "rested");
+    let echoed = call(json!({"name": "echo", "arguments": {"text": "hi"}}));
+    assert_eq!(echoed.json()["result"]["content"][0]["text"], "hi");
+    // Quiet, it is closed after between one and one and a half bounds.
+    let quiet_since = Instant::now();
+    let mut byte = [0u8; 1];
+    assert_eq!(
+        (&stream).read(&mut byte).unwrap(),
+        0,
+        "the server closed it"
+    );
+    let waited = quiet_since.elapsed();
+    assert!(waited >= QUIET * 5 / 6, "closed after {waited:?}");
+    // A new connection is served.
+    let again = endpoint
+        .modern(
+            2,
+            "tools/call",
+            json!({"name": "echo", "arguments": {"text": "back"}}),
+        )
+        .send();
+    assert_eq!(again.json()["result"]["content"][0]["text"], "back");
 }

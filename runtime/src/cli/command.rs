@@ -41,7 +41,7 @@ with ms, s, m, h):
   --max-header-size SIZE
                     the largest request head (default 32KiB)
   --header-timeout TIME
-                    how long a request's head may take to arrive (default 10s)
+                    how long a connection may wait to send a request's head (default 10s)
   --body-timeout TIME
                     how long a request's body may take to arrive (default 30s; 408)
   --session-idle TIME

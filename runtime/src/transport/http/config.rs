@@ -136,8 +136,12 @@ impl Http {
         self
     }
 
-    /// How long a client may take to send a request's head once it started (a slow client
-    /// holds a connection no longer). Defaults to 10 seconds.
+    /// How long a connection may go without sending a request's head, idle between requests
+    /// or part-way through one, before it is closed (a slow client holds a connection no
+    /// longer): between once and one and a half times this, by a watchdog that looks twice
+    /// per period. A connection waiting for an answer, or reading a stream, is not idle.
+    /// Defaults to 10 seconds. (An endpoint mounted in a server of your own is bounded by
+    /// that server's settings.)
     pub fn header_timeout(mut self, timeout: Duration) -> Http {
         self.header_timeout = timeout;
         self

@@ -11,6 +11,7 @@ mod endpoint;
 mod head;
 mod headers;
 pub mod oauth;
+mod quiet;
 mod reply;
 mod serve;
 mod service;

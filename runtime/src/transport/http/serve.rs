@@ -1,5 +1,5 @@
 //! Serving the endpoint at `/mcp` with hyper's HTTP/1 server: a bounded wait for each request's
-//! head (no slowloris), a bound on its size, and a graceful shutdown.
+//! head (no slowloris: see `quiet`), a bound on its size, and a graceful shutdown.
 //!
 //! Shutting down (ctrl-c, SIGTERM, or a future of the caller's): stop accepting; give calls in
 //! flight the server's grace period to finish and their responses to go out; then end every
@@ -14,12 +14,13 @@ use std::time::Duration;
 
 use http::{Request, Response, StatusCode};
 use hyper::body::Incoming;
-use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::rt::TokioIo;
 use hyper_util::server::graceful::GracefulShutdown;
 use tokio::net::TcpListener;
 
 use crate::server::{Error, Result, Server};
 use crate::transport::http::config::Http;
+use crate::transport::http::quiet::{self, Activity};
 use crate::transport::http::reply::refusal;
 use crate::transport::http::service::{HttpService, PATH};
 use crate::transport::http::stream::ResponseBody;
@@ -122,10 +123,12 @@ impl HttpService {
             );
         }
         let mut builder = hyper::server::conn::http1::Builder::new();
+        // The wait for a head is bounded by each connection's watchdog (`quiet`), not by
+        // hyper's timer per request.
         builder
-            .timer(TokioTimer::new())
-            .header_read_timeout(http.header_timeout)
+            .header_read_timeout(None)
             .max_buf_size(http.max_header_size.max(8192));
+        let bound = http.header_timeout;
         let graceful = GracefulShutdown::new();
         let mut shutdown = std::pin::pin!(shutdown);
         loop {
@@ -145,22 +148,29 @@ impl HttpService {
             // for the client's delayed acknowledgement (about 40 ms).
             let _ = tcp.set_nodelay(true);
             let endpoint = Arc::clone(&self.endpoint);
+            let activity = Arc::new(Activity::default());
+            let watched = Arc::clone(&activity);
             let service = hyper::service::service_fn(move |request: Request<Incoming>| {
                 let endpoint = Arc::clone(&endpoint);
+                let activity = Arc::clone(&watched);
+                activity.started();
                 async move {
-                    if !endpoint.serves(request.uri().path()) {
-                        return Ok::<_, std::convert::Infallible>(not_found());
-                    }
-                    // Boxed, as the tower `Service` boxes it: hyper keeps a connection's
-                    // request future inline and moves it into place for every request, and
-                    // this one is about 3 KiB (measured: 5% more calls per second boxed).
-                    Ok(Box::pin(endpoint.handle(request)).await)
+                    let response = match endpoint.serves(request.uri().path()) {
+                        false => not_found(),
+                        // Boxed, as the tower `Service` boxes it: hyper keeps a connection's
+                        // request future inline and moves it into place for every request,
+                        // and this one is about 3 KiB (measured: 5% more calls per second
+                        // boxed).
+                        true => Box::pin(endpoint.handle(request)).await,
+                    };
+                    Ok::<_, std::convert::Infallible>(response.map(|body| activity.watching(body)))
                 }
             });
             let connection = graceful.watch(builder.serve_connection(TokioIo::new(tcp), service));
-            tokio::spawn(async move {
+            let task = tokio::spawn(async move {
                 let _ = connection.await;
             });
+            quiet::watch(task.abort_handle(), activity, bound);
         }
         drop(listener);
         let engine = Arc::clone(&self.endpoint.engine);
