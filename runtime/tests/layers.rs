@@ -35,6 +35,7 @@ const RUNTIME: Folders = &[
     (
         "protocol",
         &[
+            &["meta"],
             &["code", "id", "level", "params", "quote", "version"],
             &["method"],
             &["jsonrpc", "wire"],

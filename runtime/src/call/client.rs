@@ -8,7 +8,7 @@ use serde_json::Value;
 use serde_json::value::RawValue;
 
 use crate::protocol::ProtocolVersion;
-use crate::protocol::params::{CLIENT_CAPABILITIES, CLIENT_INFO};
+use crate::protocol::meta::{Meta, Read};
 
 /// The client that sent a request, as it describes itself.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
@@ -58,19 +58,17 @@ impl DeclaredClient {
         true
     }
 
-    /// The client of a 2026-07-28 request's `_meta`.
-    pub(crate) fn from_meta(meta: Option<&RawValue>) -> DeclaredClient {
-        let mut meta: serde_json::Map<String, Value> = meta
-            .and_then(|m| serde_json::from_str(m.get()).ok())
-            .unwrap_or_default();
-        DeclaredClient {
-            info: meta
-                .remove(CLIENT_INFO)
-                .and_then(|v| serde_json::from_value(v).ok()),
-            capabilities: meta
-                .remove(CLIENT_CAPABILITIES)
-                .unwrap_or_else(|| Value::Object(Default::default())),
+    /// The client of a 2026-07-28 request's `_meta`, as a call's record keeps it.
+    pub(crate) fn from_meta(meta: Option<&str>) -> DeclaredClient {
+        match meta.and_then(|text| serde_json::from_str::<Read<'_>>(text).ok()) {
+            Some(Read::Object(meta)) => DeclaredClient::of(&meta),
+            _ => DeclaredClient::of(&Meta::default()),
         }
+    }
+
+    /// The client a 2026-07-28 request's `_meta` describes.
+    pub(crate) fn of(meta: &Meta<'_>) -> DeclaredClient {
+        DeclaredClient::from_initialize(meta.client_info, meta.client_capabilities)
     }
 }
 
@@ -92,7 +90,7 @@ pub(crate) struct RequestClient<'a> {
 
 enum Declared<'a> {
     Session(&'a DeclaredClient),
-    Request(Option<&'a RawValue>, OnceLock<DeclaredClient>),
+    Request(&'a Meta<'a>, OnceLock<DeclaredClient>),
 }
 
 impl<'a> RequestClient<'a> {
@@ -105,7 +103,7 @@ impl<'a> RequestClient<'a> {
     }
 
     /// The client of a 2026-07-28 request, described by its `_meta`.
-    pub(crate) fn request(version: ProtocolVersion, meta: Option<&'a RawValue>) -> Self {
+    pub(crate) fn request(version: ProtocolVersion, meta: &'a Meta<'a>) -> Self {
         RequestClient {
             version,
             declared: Declared::Request(meta, OnceLock::new()),
@@ -116,9 +114,7 @@ impl<'a> RequestClient<'a> {
     pub(crate) fn declared(&self) -> &DeclaredClient {
         match &self.declared {
             Declared::Session(client) => client,
-            Declared::Request(meta, parsed) => {
-                parsed.get_or_init(|| DeclaredClient::from_meta(*meta))
-            }
+            Declared::Request(meta, parsed) => parsed.get_or_init(|| DeclaredClient::of(meta)),
         }
     }
 }

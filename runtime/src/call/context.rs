@@ -12,6 +12,7 @@ use crate::call::log::Log;
 use crate::call::progress::Progress;
 use crate::call::record::CallRecord;
 use crate::call::state::State;
+use crate::protocol::meta::Kept;
 use crate::protocol::{Era, ProtocolVersion};
 
 /// The request a tool is serving: its id, its protocol revision, and the client that sent it.
@@ -49,7 +50,7 @@ impl Context {
 
     /// The request's `params._meta`, as sent.
     pub fn meta(&self) -> Option<&RawValue> {
-        self.0.meta.as_deref()
+        self.0.meta.as_ref().and_then(Kept::raw)
     }
 
     /// The server's state of type `T`, if one was registered.

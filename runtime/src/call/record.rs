@@ -18,6 +18,7 @@ use crate::call::state::States;
 use crate::call::task::{Plan, TaskFuture, TaskRun};
 use crate::call::to_client::Asking;
 use crate::protocol::id::IdKey;
+use crate::protocol::meta::Kept;
 use crate::protocol::{Level, ProtocolVersion};
 use crate::tools::ask_error::AskError;
 
@@ -26,8 +27,8 @@ pub(crate) struct CallRecord {
     pub(crate) id: Box<RawValue>,
     pub(crate) key: IdKey,
     pub(crate) version: ProtocolVersion,
-    /// The request's `params._meta`, as sent.
-    pub(crate) meta: Option<Box<RawValue>>,
+    /// The request's `params._meta`, its entries as sent.
+    pub(crate) meta: Option<Kept>,
     pub(crate) client: ClientSource,
     /// The name of the tool called: the logger of its log messages.
     pub(crate) name: Cow<'static, str>,
@@ -59,7 +60,7 @@ impl CallRecord {
         match &self.client {
             ClientSource::Session(client) => client,
             ClientSource::Request(parsed) => {
-                parsed.get_or_init(|| DeclaredClient::from_meta(self.meta.as_deref()))
+                parsed.get_or_init(|| DeclaredClient::from_meta(self.meta.as_ref().map(Kept::text)))
             }
         }
     }

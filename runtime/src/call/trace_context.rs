@@ -2,10 +2,10 @@
 //! request's `_meta` (where they are the one exception to prefixed keys) or, over HTTP, from
 //! the request's headers; made the parent of the request's span for OpenTelemetry.
 
+use crate::protocol::meta::Meta;
 use opentelemetry::trace::{SpanContext, SpanId, TraceContextExt, TraceFlags, TraceId, TraceState};
 use opentelemetry::{Context, KeyValue, baggage::BaggageExt};
 use serde::Deserialize;
-use serde_json::value::RawValue;
 
 /// A trace context as the client sent it.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
@@ -17,14 +17,13 @@ pub(crate) struct TraceContext {
 
 impl TraceContext {
     /// The trace context of a request's `_meta`, if it has a `traceparent`.
-    pub(crate) fn from_meta(meta: &RawValue) -> Option<TraceContext> {
-        // Most requests carry none: look before parsing.
-        if !meta.get().contains("\"traceparent\"") {
-            return None;
-        }
-        serde_json::from_str::<TraceContext>(meta.get())
-            .ok()
-            .filter(|context| context.traceparent.is_some())
+    pub(crate) fn from_meta(meta: &Meta<'_>) -> Option<TraceContext> {
+        let text = |key| serde_json::from_str::<String>(meta.get(key)?.get()).ok();
+        Some(TraceContext {
+            traceparent: Some(text("traceparent")?),
+            tracestate: text("tracestate"),
+            baggage: text("baggage"),
+        })
     }
 
     /// The client's span as a remote parent, with its baggage; `None` for a `traceparent`
@@ -119,13 +118,14 @@ mod tests {
         ] {
             assert!(parent(bad).is_none(), "{bad}");
         }
-        let meta = RawValue::from_string(
-            r#"{"traceparent":"00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01","progressToken":1}"#
-                .into(),
-        )
-        .unwrap();
+        let read = |text: &'static str| match serde_json::from_str(text).unwrap() {
+            crate::protocol::meta::Read::Object(meta) => meta,
+            other => panic!("{other:?}"),
+        };
+        let meta = read(
+            r#"{"traceparent":"00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01","progressToken":1}"#,
+        );
         assert!(TraceContext::from_meta(&meta).is_some());
-        let meta = RawValue::from_string(r#"{"progressToken":1}"#.into()).unwrap();
-        assert!(TraceContext::from_meta(&meta).is_none());
+        assert!(TraceContext::from_meta(&read(r#"{"progressToken":1}"#)).is_none());
     }
 }

@@ -7,6 +7,7 @@ pub(crate) mod id;
 pub(crate) mod jsonrpc;
 mod level;
 pub(crate) mod mcp_error;
+pub(crate) mod meta;
 pub(crate) mod method;
 pub(crate) mod params;
 pub(crate) mod quote;

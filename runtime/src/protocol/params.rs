@@ -7,12 +7,8 @@ use serde::de::MapAccess;
 use serde::{Deserialize, Deserializer};
 use serde_json::value::RawValue;
 
-/// `_meta` key naming the revision of a 2026-07-28 request.
-pub(crate) const PROTOCOL_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
-/// `_meta` key of a 2026-07-28 request's client capabilities.
-pub(crate) const CLIENT_CAPABILITIES: &str = "io.modelcontextprotocol/clientCapabilities";
-/// `_meta` key of a 2026-07-28 request's client.
-pub(crate) const CLIENT_INFO: &str = "io.modelcontextprotocol/clientInfo";
+use crate::protocol::meta::{Meta, Read};
+
 /// `_meta` key of a result's server.
 pub(crate) const SERVER_INFO: &str = "io.modelcontextprotocol/serverInfo";
 /// `_meta` key tying a notification to its `subscriptions/listen` stream.
@@ -28,7 +24,6 @@ pub(crate) struct Params<'a> {
     pub(crate) name: Option<Cow<'a, str>>,
     pub(crate) arguments: Option<&'a RawValue>,
     pub(crate) cursor: Option<Cow<'a, str>>,
-    pub(crate) meta: Option<&'a RawValue>,
     /// Of a 2026-07-28 retry: the client's answers to the server's `inputRequests` (`null`
     /// kept, to be refused).
     pub(crate) input_responses: Option<&'a RawValue>,
@@ -37,16 +32,20 @@ pub(crate) struct Params<'a> {
     /// Of `resources/read`, `resources/subscribe`, `skills/get` and others: the resource.
     pub(crate) uri: Option<Cow<'a, str>>,
     rare: Option<Box<Rare<'a>>>,
-    /// `meta` as [`Meta::parse`] read it, with it (boxed: the hot path's messages stay small).
-    meta_read: Option<Option<Box<Meta<'a>>>>,
+    /// `_meta`, read with the rest (see `meta`).
+    meta: Option<Read<'a>>,
 }
 
 impl<'a> Params<'a> {
-    /// `_meta` as [`Meta::parse`] reads it: `None` when the message has none, `Some(None)`
-    /// when it is not an object. Read once, with the params, since the HTTP transport and the
-    /// server's dispatch both need it, and it is most of a 2026-07-28 request's params.
+    /// `_meta`: `None` when the message has none (or `null`), `Some(None)` when it is not an
+    /// object the server can read. Read once, with the params, since the HTTP transport and
+    /// the server's dispatch both need it, and it is most of a 2026-07-28 request's params.
     pub(crate) fn read_meta(&self) -> Option<Option<&Meta<'a>>> {
-        self.meta_read.as_ref().map(Option::as_deref)
+        match self.meta.as_ref()? {
+            Read::Object(meta) => Some(Some(meta)),
+            Read::Unreadable => Some(None),
+            Read::Null => None,
+        }
     }
 }
 
@@ -205,10 +204,7 @@ impl<'de> Deserialize<'de> for Params<'de> {
                     match index {
                         0 => params.name = text(&mut map)?,
                         1 => params.arguments = raw(&mut map)?,
-                        2 => {
-                            params.meta = raw(&mut map)?;
-                            params.meta_read = params.meta.map(|m| Meta::parse(m).map(Box::new));
-                        }
+                        2 => params.meta = Some(map.next_value::<Read<'de>>()?),
                         3 => params.cursor = text(&mut map)?,
                         4 => params.uri = text(&mut map)?,
                         5 => params.input_responses = present(&mut map)?,
@@ -231,59 +227,6 @@ impl<'de> Deserialize<'de> for Params<'de> {
         }
 
         deserializer.deserialize_map(Visit)
-    }
-}
-
-/// The `_meta` keys the server acts on.
-#[derive(Deserialize, Default, Debug)]
-pub(crate) struct Meta<'a> {
-    #[serde(borrow, default, rename = "io.modelcontextprotocol/protocolVersion")]
-    pub(crate) protocol_version: Option<&'a RawValue>,
-    #[serde(borrow, default, rename = "io.modelcontextprotocol/clientCapabilities")]
-    pub(crate) client_capabilities: Option<&'a RawValue>,
-    #[serde(borrow, default, rename = "progressToken")]
-    pub(crate) progress_token: Option<&'a RawValue>,
-    #[serde(
-        borrow,
-        default,
-        rename = "io.modelcontextprotocol/logLevel",
-        deserialize_with = "borrowed"
-    )]
-    pub(crate) log_level: Option<Cow<'a, str>>,
-}
-
-impl<'a> Meta<'a> {
-    /// `_meta` read from a JSON object only (serde's derived structs would read an array too);
-    /// `None` when it is not one.
-    pub(crate) fn parse(raw: &'a RawValue) -> Option<Meta<'a>> {
-        match raw.get().starts_with('{') {
-            true => serde_json::from_str(raw.get()).ok(),
-            false => None,
-        }
-    }
-
-    /// The revision a 2026-07-28 request names in its envelope, checked: the request must
-    /// declare the client's capabilities and name the revision as a string. `Ok(None)` for a
-    /// request that names none (it belongs to a handshake session); `Err` says what is wrong.
-    pub(crate) fn stateless_version(&self) -> Result<Option<Cow<'a, str>>, String> {
-        let Some(version) = self.protocol_version else {
-            return Ok(None);
-        };
-        if self.client_capabilities.is_none() {
-            return Err(format!("`_meta` lacks `{CLIENT_CAPABILITIES}`"));
-        }
-        // A string without escapes is its text (every request's case): no parser needed.
-        let plain = version
-            .get()
-            .strip_prefix('"')
-            .and_then(|v| v.strip_suffix('"'));
-        if let Some(version) = plain.filter(|v| !v.contains('\\')) {
-            return Ok(Some(Cow::Borrowed(version)));
-        }
-        match serde_json::from_str::<String>(version.get()) {
-            Ok(version) => Ok(Some(Cow::Owned(version))),
-            Err(_) => Err(format!("`{PROTOCOL_VERSION}` must be a string")),
-        }
     }
 }
 

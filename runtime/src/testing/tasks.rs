@@ -5,7 +5,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Map, Value, json};
 
-use crate::protocol::params::CLIENT_CAPABILITIES;
+use crate::protocol::meta::CLIENT_CAPABILITIES;
 use crate::protocol::wire::TASKS_EXTENSION;
 use crate::testing::client::{Client, RpcError, outcome};
 use crate::testing::result::{CallResult, Received};

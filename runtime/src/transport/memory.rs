@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 use crate::call::extensions::Extensions;
 use crate::call::outlet::{Outlet, Sink};
 use crate::protocol::jsonrpc::ProtocolError;
-use crate::protocol::params::{CLIENT_CAPABILITIES, CLIENT_INFO, PROTOCOL_VERSION};
+use crate::protocol::meta::{CLIENT_CAPABILITIES, CLIENT_INFO, PROTOCOL_VERSION};
 use crate::protocol::{Era, ProtocolVersion};
 use crate::server::engine::Engine;
 use crate::server::session::Session;

@@ -24,7 +24,8 @@ use crate::call::to_client::form::Forms;
 use crate::item::handler::Invocation;
 use crate::protocol::id::IdKey;
 use crate::protocol::jsonrpc::ProtocolError;
-use crate::protocol::params::{Meta, Params};
+use crate::protocol::meta::Meta;
+use crate::protocol::params::Params;
 use crate::protocol::quote::quoted;
 use crate::protocol::{Era, Level, ProtocolVersion};
 use crate::run::call::Call;
@@ -222,7 +223,7 @@ impl Session {
             id: id.to_owned(),
             key: IdKey::of(id),
             version,
-            meta: params.meta.map(RawValue::to_owned),
+            meta: params.read_meta().flatten().map(Meta::keep),
             client,
             name,
             progress_token: meta.progress_token.map(RawValue::to_owned),

@@ -27,8 +27,9 @@ use crate::call::client::DeclaredClient;
 use crate::call::client::RequestClient;
 use crate::protocol::id::IdKey;
 use crate::protocol::jsonrpc::{self, ProtocolError};
+use crate::protocol::meta::Meta;
 use crate::protocol::method::Method;
-use crate::protocol::params::{Meta, Params, SUBSCRIPTION_ID};
+use crate::protocol::params::{Params, SUBSCRIPTION_ID};
 use crate::protocol::wire;
 use crate::protocol::{Era, ProtocolVersion};
 use crate::server::batch::Batch;
@@ -272,7 +273,7 @@ impl Session {
                 ProtocolError::unsupported_protocol_version(&requested, &ProtocolVersion::MODERN)
             })?;
         scope.span.revision(version);
-        let client = RequestClient::request(version, params.meta);
+        let client = RequestClient::request(version, meta);
         let scope = RequestScope {
             client: Some(&client),
             ..scope

@@ -161,6 +161,9 @@ fn trace_context(
     params: &crate::protocol::params::Params<'_>,
     outlet: &Outlet,
 ) -> Option<TraceContext> {
-    let from_meta = params.meta.and_then(TraceContext::from_meta);
+    let from_meta = params
+        .read_meta()
+        .flatten()
+        .and_then(TraceContext::from_meta);
     from_meta.or_else(|| outlet.extensions()?.get::<TraceContext>().cloned())
 }
