@@ -139,7 +139,9 @@ def defined_table() -> None:
     ways = {
         "`#[mcp_tool] fn echo`": [],
         "`#[mcp_tool] async fn echo`": ["--async-echo"],
+        "`#[mcp_tool] async fn echo(arguments: Args<EchoArgs>)`": ["--args-echo"],
         "`ToolDef::new(\"echo\", ..)`": ["--defined-echo"],
+        "`ToolDef::typed(\"echo\", ..)`": ["--typed-echo"],
     }
     print("instructions per request, `echo` on toolwright (callgrind, as above)")
     print("| echo written as | instructions per request |")

@@ -126,6 +126,66 @@ fn listed_and_answered_as_the_generated_tool_in_every_revision() {
     }
 }
 
+/// What `typed_shout` takes.
+#[derive(serde::Deserialize, JsonSchema)]
+struct Loud {
+    /// What to say.
+    text: String,
+    /// How many times.
+    #[serde(default)]
+    times: Option<u8>,
+}
+
+/// Says the text louder, as often as asked.
+#[mcp_tool]
+fn typed_shout(loud: Args<Loud>) -> String {
+    let Loud { text, times } = loud.0;
+    text.to_uppercase().repeat(usize::from(times.unwrap_or(1)))
+}
+
+/// `typed_shout`, made at run time with the same argument type.
+fn typed_shout_def() -> ToolDef {
+    ToolDef::typed("typed_shout_def", |loud: Loud, _: toolwright::Context| async move {
+        let Loud { text, times } = loud;
+        Ok::<_, ToolError>(text.to_uppercase().repeat(usize::from(times.unwrap_or(1))))
+    })
+    .description("Says the text louder, as often as asked.")
+}
+
+#[test]
+fn a_run_time_tool_with_typed_arguments_is_the_generated_one_with_args() {
+    for revision in ProtocolVersion::ALL {
+        let server = Server::new("typed", "1")
+            .tool::<typed_shout>()
+            .tool_def(typed_shout_def());
+        let mut client = Client::connect(server, revision).unwrap();
+        assert_eq!(
+            unnamed(entry(&mut client, "typed_shout_def")),
+            unnamed(entry(&mut client, "typed_shout")),
+            "{revision}"
+        );
+        for arguments in [
+            json!({"text": "hi", "times": 2}),
+            json!({"text": "hi"}),
+            json!({"text": "hi", "loud": true}),
+            json!({"text": 3}),
+            json!({"times": 300}),
+        ] {
+            let made = client.call("typed_shout_def", arguments.clone());
+            let written = client.call("typed_shout", arguments.clone());
+            match (made, written) {
+                (Ok(made), Ok(written)) => {
+                    assert_eq!(made.json(), written.json(), "{revision} {arguments}")
+                }
+                (Err(made), Err(written)) => {
+                    assert_eq!(made.message, written.message, "{revision} {arguments}")
+                }
+                (made, written) => panic!("{revision} {arguments}: {made:?} against {written:?}"),
+            }
+        }
+    }
+}
+
 /// The message of a failed call: an `isError` result from 2025-11-25 on, a `-32602` before.
 fn refusal(client: &mut Client, tool: &str, arguments: Value) -> String {
     match client.call(tool, arguments) {

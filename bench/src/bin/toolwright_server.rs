@@ -1,7 +1,8 @@
 //! The benchmark tools on toolwright. With `--mounted` or `--mounted-twice`, they are served
 //! through one mount or two. With `--many`, 197 more tools are registered, for the
-//! cost of a call with 200 tools. With `--async-echo` or `--defined-echo`, `echo` is an
-//! `async fn`, or a `ToolDef` made at run time with the same schema, for what each way costs.
+//! cost of a call with 200 tools. With `--async-echo`, `--defined-echo` or `--typed-echo`,
+//! `echo` is an `async fn`, a `ToolDef` made at run time with the same schema, or one whose
+//! arguments bind to a type, for what each way costs.
 //!
 //! `serve --http ADDR` serves them over Streamable HTTP as every toolwright binary does
 //! (`toolwright::cli::Command::ServeHttp`). With `SESSION_IDLE_MS` set, the endpoint gets that idle
@@ -28,6 +29,18 @@ mod async_echo {
     }
 }
 
+/// `echo` as an `async fn` taking its arguments as one `Args<EchoArgs>` (`--args-echo`): the
+/// generated tool a `ToolDef::typed` is.
+mod args_echo {
+    use toolwright::prelude::*;
+
+    /// Echoes the text.
+    #[mcp_tool(name = "echo")]
+    pub async fn echo_args(arguments: Args<super::EchoArgs>) -> String {
+        arguments.0.text
+    }
+}
+
 /// `echo` made at run time (`--defined-echo`): the schema the generated one lists, the
 /// arguments read from the JSON value.
 fn echo_defined() -> toolwright::tools::ToolDef {
@@ -51,6 +64,24 @@ fn echo_defined() -> toolwright::tools::ToolDef {
     )
     .description("Echoes the text.")
     .input_schema(schema)
+}
+
+/// The arguments of `echo` as a type (`--typed-echo`, `--args-echo`).
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+pub struct EchoArgs {
+    text: String,
+}
+
+/// `echo` made at run time with typed arguments (`--typed-echo`): what a run-time tool whose
+/// arguments have a Rust type costs.
+fn echo_typed() -> toolwright::tools::ToolDef {
+    toolwright::tools::ToolDef::typed(
+        "echo",
+        |arguments: EchoArgs, _: toolwright::Context| async move {
+            Ok::<_, ToolError>(arguments.text)
+        },
+    )
+    .description("Echoes the text.")
 }
 
 /// Adds two integers.
@@ -84,10 +115,16 @@ mod filler {
 fn main() -> std::process::ExitCode {
     let server = Server::new("toolwright-bench", "0");
     let has = |flag: &str| std::env::args().any(|a| a == flag);
-    let server = match (has("--async-echo"), has("--defined-echo")) {
-        (true, _) => server.tool::<async_echo::echo_async>(),
-        (_, true) => server.tool_def(echo_defined()),
-        _ => server.tool::<echo>(),
+    let server = if has("--async-echo") {
+        server.tool::<async_echo::echo_async>()
+    } else if has("--args-echo") {
+        server.tool::<args_echo::echo_args>()
+    } else if has("--defined-echo") {
+        server.tool_def(echo_defined())
+    } else if has("--typed-echo") {
+        server.tool_def(echo_typed())
+    } else {
+        server.tool::<echo>()
     };
     let server = server.tool::<add>().tool::<items>().tool::<in_roots>();
     let server = match has("--many") {
@@ -121,6 +158,8 @@ fn main() -> std::process::ExitCode {
         "--roots",
         "--async-echo",
         "--defined-echo",
+        "--typed-echo",
+        "--args-echo",
         "--mounted",
         "--mounted-twice",
     ];

@@ -13,25 +13,26 @@ use crate::call::inject::Requirements;
 use crate::item::handler::BoxFuture;
 use crate::item::header::Header;
 
-/// A run-time item's closure, boxed, producing what its kind's run produces (`O`).
-pub(crate) struct Defined<O>(Box<dyn Fn(Value, Context) -> BoxFuture<O> + Send + Sync>);
+/// A run-time item's closure, boxed, taking what the client sent as `I` (a JSON value, or the
+/// type a typed tool's arguments bind to) and producing what its kind's run produces (`O`).
+pub(crate) struct Defined<O, I = Value>(Box<dyn Fn(I, Context) -> BoxFuture<O> + Send + Sync>);
 
-impl<O: 'static> Defined<O> {
+impl<O: 'static, I: 'static> Defined<O, I> {
     /// `handler`, its result made into the kind's output by `finish`.
-    pub(crate) fn new<F, Fut>(handler: F, finish: fn(Fut::Output) -> O) -> Defined<O>
+    pub(crate) fn new<F, Fut>(handler: F, finish: fn(Fut::Output) -> O) -> Defined<O, I>
     where
-        F: Fn(Value, Context) -> Fut + Send + Sync + 'static,
+        F: Fn(I, Context) -> Fut + Send + Sync + 'static,
         Fut: Future + Send + 'static,
     {
-        Defined(Box::new(move |value, context| {
-            let future = handler(value, context);
+        Defined(Box::new(move |input, context| {
+            let future = handler(input, context);
             Box::pin(async move { finish(future.await) })
         }))
     }
 
-    /// Runs the closure on `value`, for the request `context` is.
-    pub(crate) fn call(&self, value: Value, context: Context) -> BoxFuture<O> {
-        (self.0)(value, context)
+    /// Runs the closure on `input`, for the request `context` is.
+    pub(crate) fn call(&self, input: I, context: Context) -> BoxFuture<O> {
+        (self.0)(input, context)
     }
 }
 

@@ -8,6 +8,8 @@ use std::future::Future;
 use std::panic::Location;
 use std::sync::Arc;
 
+use schemars::JsonSchema;
+use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use crate::call::context::Context;
@@ -18,6 +20,7 @@ use crate::protocol::wire::Annotations;
 use crate::tools::IntoToolOutput;
 use crate::tools::error::ToolError;
 use crate::tools::output::ToolOutput;
+use crate::tools::schema::whole_input_schema;
 
 /// A tool made at run time: its name, texts, JSON Schemas and annotations are values, and its
 /// handler an async closure that takes the arguments as a JSON value and the call's
@@ -71,25 +74,77 @@ impl ToolDef {
         O: IntoToolOutput,
         E: Into<ToolError>,
     {
-        let finish = |result: Result<O, E>| match result {
-            Ok(output) => output.into_tool_output(),
-            Err(error) => error.into().into_output(),
+        let handler = Arc::new(Defined::new(handler, finish::<O, E>));
+        ToolDef::made(name.into(), Location::caller(), handler, Arguments::Value)
+    }
+
+    /// A tool named `name` whose arguments bind to `A`, as those of a `#[mcp_tool]` function
+    /// that takes one [`Args<A>`](crate::tools::Args) do: its input schema is `A`'s, closed to
+    /// properties `A` does not list (until [`input_schema`](Self::input_schema) gives another),
+    /// a field `A` would ignore is refused by name, and `handler` gets the value. For a tool
+    /// whose name, texts or schema are decided at run time but whose arguments have a Rust
+    /// type; it costs a call what the generated tool costs, where one that takes a JSON value
+    /// pays for the value and for checking it against the schema.
+    ///
+    /// ```
+    /// use schemars::JsonSchema;
+    /// use serde::Deserialize;
+    /// use toolwright_runtime::{Context, Server, ToolDef, ToolError};
+    ///
+    /// #[derive(Deserialize, JsonSchema)]
+    /// struct Query {
+    ///     /// What to look for.
+    ///     text: String,
+    /// }
+    ///
+    /// let table = "orders";
+    /// let search = ToolDef::typed(format!("search_{table}"), move |query: Query, _: Context| {
+    ///     async move { Ok::<_, ToolError>(format!("{table}: {}", query.text)) }
+    /// })
+    /// .description(format!("Searches the {table} table."));
+    /// let server = Server::new("tables", "1").tool_def(search);
+    /// # drop(server);
+    /// ```
+    #[track_caller]
+    pub fn typed<A, F, Fut, O, E>(name: impl Into<Cow<'static, str>>, handler: F) -> ToolDef
+    where
+        A: DeserializeOwned + JsonSchema + Send + 'static,
+        F: Fn(A, Context) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Result<O, E>> + Send + 'static,
+        O: IntoToolOutput,
+        E: Into<ToolError>,
+    {
+        let handler = Arc::new(Defined::<ToolOutput, A>::new(handler, finish::<O, E>));
+        let arguments = Arguments::Typed(whole_input_schema::<A>, call_typed::<A>);
+        ToolDef::made(name.into(), Location::caller(), handler, arguments)
+    }
+
+    /// The tool of a closure, its arguments taken as `arguments` says.
+    fn made(
+        name: Cow<'static, str>,
+        site: &'static Location<'static>,
+        handler: Instance,
+        arguments: Arguments,
+    ) -> ToolDef {
+        let (input_schema, call, untyped_arguments) = match arguments {
+            Arguments::Value => (no_arguments as SchemaOf, call as Call, true),
+            Arguments::Typed(schema, call) => (schema, call, false),
         };
         ToolDef {
             spec: ToolSpec {
-                header: defined::header(name.into(), Location::caller()),
+                header: defined::header(name, site),
                 annotations: Annotations::default(),
-                input_schema: no_arguments,
+                input_schema,
                 output_schema: no_output_schema,
                 handler: Handler::Async(call),
                 raw_input_schema: None,
                 raw_output_schema: None,
-                untyped_arguments: true,
+                untyped_arguments,
                 ignore_unknown_arguments: None,
                 task: TaskSupport::Forbidden,
                 task_ttl_ms: None,
             },
-            handler: Arc::new(Defined::new(handler, finish)),
+            handler,
         }
     }
 
@@ -144,6 +199,25 @@ impl ToolDef {
     }
 }
 
+type SchemaOf = fn(&mut schemars::SchemaGenerator) -> schemars::Schema;
+type Call = fn(Invocation) -> BoxFuture<ToolOutput>;
+
+/// How a run-time tool takes its arguments.
+enum Arguments {
+    /// As the JSON value its input schema admits (no arguments until a schema is given).
+    Value,
+    /// Bound to a type: its schema, and the handler that binds them.
+    Typed(SchemaOf, Call),
+}
+
+/// What a run-time tool's closure returned, as the tool's output.
+fn finish<O: IntoToolOutput, E: Into<ToolError>>(result: Result<O, E>) -> ToolOutput {
+    match result {
+        Ok(output) => output.into_tool_output(),
+        Err(error) => error.into().into_output(),
+    }
+}
+
 /// The input schema of a tool without arguments, finished by the server as a generated one's
 /// (so that `Server::ignore_unknown_arguments` opens it as it opens theirs).
 fn no_arguments(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
@@ -163,5 +237,17 @@ fn call(invocation: Invocation) -> BoxFuture<ToolOutput> {
         Err(refused) => return Box::pin(std::future::ready(refused)),
     };
     let defined = invocation.instance::<Defined<ToolOutput>>();
+    defined.call(arguments, invocation.context.clone())
+}
+
+/// The handler of a tool whose arguments bind to `A` ([`ToolDef::typed`]).
+fn call_typed<A: DeserializeOwned + Send + 'static>(
+    invocation: Invocation,
+) -> BoxFuture<ToolOutput> {
+    let arguments = match invocation.arguments.bind_whole::<A>() {
+        Ok(arguments) => arguments,
+        Err(refused) => return Box::pin(std::future::ready(refused)),
+    };
+    let defined = invocation.instance::<Defined<ToolOutput, A>>();
     defined.call(arguments, invocation.context.clone())
 }
