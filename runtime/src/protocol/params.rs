@@ -32,8 +32,9 @@ pub(crate) struct Params<'a> {
     /// Of `resources/read`, `resources/subscribe`, `skills/get` and others: the resource.
     pub(crate) uri: Option<Cow<'a, str>>,
     rare: Option<Box<Rare<'a>>>,
-    /// `_meta`, read with the rest (see `meta`).
-    meta: Option<Read<'a>>,
+    /// `_meta`, read with the rest (see `meta`; boxed: the messages without one, and those of
+    /// the hot path, stay small, and are moved as they are parsed and dispatched).
+    meta: Option<Box<Read<'a>>>,
 }
 
 impl<'a> Params<'a> {
@@ -41,7 +42,7 @@ impl<'a> Params<'a> {
     /// object the server can read. Read once, with the params, since the HTTP transport and
     /// the server's dispatch both need it, and it is most of a 2026-07-28 request's params.
     pub(crate) fn read_meta(&self) -> Option<Option<&Meta<'a>>> {
-        match self.meta.as_ref()? {
+        match self.meta.as_deref()? {
             Read::Object(meta) => Some(Some(meta)),
             Read::Unreadable => Some(None),
             Read::Null => None,
@@ -204,7 +205,7 @@ impl<'de> Deserialize<'de> for Params<'de> {
                     match index {
                         0 => params.name = text(&mut map)?,
                         1 => params.arguments = raw(&mut map)?,
-                        2 => params.meta = Some(map.next_value::<Read<'de>>()?),
+                        2 => params.meta = Some(Box::new(map.next_value::<Read<'de>>()?)),
                         3 => params.cursor = text(&mut map)?,
                         4 => params.uri = text(&mut map)?,
                         5 => params.input_responses = present(&mut map)?,
