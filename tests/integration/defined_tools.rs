@@ -145,10 +145,13 @@ fn typed_shout(loud: Args<Loud>) -> String {
 
 /// `typed_shout`, made at run time with the same argument type.
 fn typed_shout_def() -> ToolDef {
-    ToolDef::typed("typed_shout_def", |loud: Loud, _: toolwright::Context| async move {
-        let Loud { text, times } = loud;
-        Ok::<_, ToolError>(text.to_uppercase().repeat(usize::from(times.unwrap_or(1))))
-    })
+    ToolDef::typed(
+        "typed_shout_def",
+        |loud: Loud, _: toolwright::Context| async move {
+            let Loud { text, times } = loud;
+            Ok::<_, ToolError>(text.to_uppercase().repeat(usize::from(times.unwrap_or(1))))
+        },
+    )
     .description("Says the text louder, as often as asked.")
 }
 

@@ -236,8 +236,7 @@ fn call(invocation: Invocation) -> BoxFuture<ToolOutput> {
         Ok(arguments) => arguments,
         Err(refused) => return Box::pin(std::future::ready(refused)),
     };
-    let defined = invocation.instance::<Defined<ToolOutput>>();
-    defined.call(arguments, invocation.context.clone())
+    run::<Value>(invocation, arguments)
 }
 
 /// The handler of a tool whose arguments bind to `A` ([`ToolDef::typed`]).
@@ -248,6 +247,18 @@ fn call_typed<A: DeserializeOwned + Send + 'static>(
         Ok(arguments) => arguments,
         Err(refused) => return Box::pin(std::future::ready(refused)),
     };
-    let defined = invocation.instance::<Defined<ToolOutput, A>>();
-    defined.call(arguments, invocation.context.clone())
+    run::<A>(invocation, arguments)
+}
+
+/// The tool's closure on its bound `arguments`, given the request's context (moved, not
+/// cloned: the invocation ends here).
+fn run<A: 'static>(invocation: Invocation, arguments: A) -> BoxFuture<ToolOutput> {
+    let Invocation {
+        context, instance, ..
+    } = invocation;
+    let defined = instance
+        .as_ref()
+        .and_then(|instance| instance.downcast_ref::<Defined<ToolOutput, A>>())
+        .expect("a run-time tool is registered with its closure");
+    defined.call(arguments, context)
 }
