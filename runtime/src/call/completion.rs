@@ -172,6 +172,19 @@ impl Completer {
 /// code, owned by an item made at run time.
 pub type Completers = Cow<'static, [(Cow<'static, str>, Completer)]>;
 
+/// `completers` with `closure` completing `name`: a second closure for one name takes the
+/// first's place.
+pub(crate) fn set_closure<F, Fut>(completers: &mut Completers, name: Cow<'static, str>, closure: F)
+where
+    F: Fn(Completing) -> Fut + Send + Sync + 'static,
+    Fut: Future + Send + 'static,
+    Fut::Output: IntoCompletion,
+{
+    let completers = completers.to_mut();
+    completers.retain(|(n, _)| *n != name);
+    completers.push((name, Completer::closure(closure)));
+}
+
 /// Marks a completion function that returns its suggestions.
 pub struct Returned<R>(std::marker::PhantomData<R>);
 

@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value, json};
 
-use crate::call::completion::{Completer, Completing, IntoCompletion};
+use crate::call::completion::{Completing, IntoCompletion, set_closure};
 use crate::call::context::Context;
 use crate::item::defined::{self, Defined};
 use crate::item::handler::{BoxFuture, Handler, Instance, Invocation};
@@ -130,12 +130,7 @@ impl PromptDef {
         Fut: Future + Send + 'static,
         Fut::Output: IntoCompletion,
     {
-        let completer = Completer::closure(complete);
-        // A second closure for one argument takes the first's place.
-        let name = argument.into();
-        let completions = self.spec.completions.to_mut();
-        completions.retain(|(n, _)| *n != name);
-        completions.push((name, completer));
+        set_closure(&mut self.spec.completions, argument.into(), complete);
         self
     }
 

@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use crate::call::completion::{Completer, Completing, IntoCompletion};
+use crate::call::completion::{Completing, IntoCompletion, set_closure};
 use crate::call::context::Context;
 use crate::item::defined::{self, Defined};
 use crate::item::handler::{BoxFuture, Handler, Instance, Invocation};
@@ -142,12 +142,7 @@ impl ResourceDef {
         Fut: Future + Send + 'static,
         Fut::Output: IntoCompletion,
     {
-        let completer = Completer::closure(complete);
-        // A second closure for one variable takes the first's place.
-        let name = variable.into();
-        let completions = self.spec.completions.to_mut();
-        completions.retain(|(n, _)| *n != name);
-        completions.push((name, completer));
+        set_closure(&mut self.spec.completions, variable.into(), complete);
         self
     }
 
