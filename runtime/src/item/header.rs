@@ -82,19 +82,12 @@ impl Header {
 
     /// The same header under another name, served through `mount`.
     pub(crate) fn mounted(&self, name: Cow<'static, str>, mount: Arc<Mount>) -> Header {
+        // Every other field as it is: a field added to the header is carried through mounts
+        // without a change here.
         Header {
             name,
-            title: self.title.clone(),
-            description: self.description.clone(),
-            requirements: self.requirements,
-            icons: self.icons,
-            tags: self.tags,
-            scopes: self.scopes,
-            meta: self.meta.clone(),
-            file: self.file,
-            line: self.line,
-            module: self.module,
             mount: Some(mount),
+            ..self.clone()
         }
     }
 
