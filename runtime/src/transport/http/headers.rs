@@ -92,13 +92,17 @@ impl<'h> Once<'h> {
     }
 }
 
-/// Whether a header value that is `text` byte for byte says `text`: it has no whitespace to
-/// trim around it and is not in the encoded form.
+/// Whether a header value that is `text` byte for byte says `text`: it is what a header may
+/// carry (visible ASCII, spaces and tabs; anything else must come encoded), has no whitespace
+/// to trim around it, and is not in the encoded form.
 fn plain(text: &str) -> bool {
     let edge = |b: Option<&u8>| matches!(b, Some(b' ' | b'\t'));
     let bytes = text.as_bytes();
+    let carried = bytes
+        .iter()
+        .all(|&b| b == b'\t' || (b' '..=b'~').contains(&b));
     let encoded = text.starts_with("=?base64?") && text.ends_with("?=");
-    !(edge(bytes.first()) || edge(bytes.last()) || encoded)
+    carried && !(edge(bytes.first()) || edge(bytes.last()) || encoded)
 }
 
 /// Each argument the tool marks `x-mcp-header` that the body carries must come with its
@@ -160,6 +164,35 @@ pub(crate) fn decode(value: &str) -> Result<Cow<'_, str>, &'static str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_value_equal_to_the_body_is_compared_as_the_slow_path_would() {
+        let header = |bytes: &[u8]| HeaderValue::from_bytes(bytes).unwrap();
+        fn once(value: &HeaderValue) -> Once<'_> {
+            let mut once = Once::Absent;
+            once.add(value);
+            once
+        }
+        let tool = header(b"add");
+        assert!(once(&tool).expect("mcp-name", "add").is_ok());
+        // Raw UTF-8 is refused even when it equals the body: it must come encoded.
+        let raw = header("caf\u{e9}".as_bytes());
+        assert!(once(&raw).expect("mcp-name", "caf\u{e9}").is_err());
+        let encoded = header(b"=?base64?Y2Fmw6k=?=");
+        assert!(once(&encoded).expect("mcp-name", "caf\u{e9}").is_ok());
+        // Whitespace around the value is trimmed; a value that is the encoded form decodes.
+        let spaced = header(b" add\t");
+        assert!(once(&spaced).expect("mcp-name", "add").is_ok());
+        let sentinel = header(b"=?base64?YQ==?=");
+        assert!(
+            once(&sentinel)
+                .expect("mcp-name", "=?base64?YQ==?=")
+                .is_err()
+        );
+        let mut twice = once(&tool);
+        twice.add(&tool);
+        assert!(twice.expect("mcp-name", "add").is_err());
+    }
 
     #[test]
     fn base64_is_strict_and_only_within_the_sentinel() {
