@@ -48,7 +48,8 @@ impl Context {
         &self.client().capabilities
     }
 
-    /// The request's `params._meta`, as sent.
+    /// The request's `params._meta`: its entries as sent, in order (the whitespace between
+    /// them dropped, and a key written with escapes written without them).
     pub fn meta(&self) -> Option<&RawValue> {
         self.0.meta.as_ref().and_then(Kept::raw)
     }

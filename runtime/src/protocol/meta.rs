@@ -26,8 +26,9 @@ const LOG_LEVEL: &str = "io.modelcontextprotocol/logLevel";
 /// `_meta` key of a request's progress token.
 const PROGRESS_TOKEN: &str = "progressToken";
 
-/// The `_meta` of a request that sent one as an object. A key the server acts on given twice,
-/// or a log level that is not a string, makes it unreadable as a whole (see [`Read`]).
+/// The `_meta` of a request that sent one as an object. The revision, the capabilities, the
+/// progress token or the log level given twice, or a log level that is not a string, makes it
+/// unreadable as a whole (see [`Read`]); of the client's info given twice, the last counts.
 #[derive(Default, Debug)]
 pub(crate) struct Meta<'a> {
     pub(crate) protocol_version: Option<&'a RawValue>,
@@ -199,8 +200,12 @@ impl<'a> Meta<'a> {
         let slot = match key {
             PROTOCOL_VERSION => &mut self.protocol_version,
             CLIENT_CAPABILITIES => &mut self.client_capabilities,
-            CLIENT_INFO => &mut self.client_info,
             PROGRESS_TOKEN => &mut self.progress_token,
+            // Read only when something asks who the client is: the last one given counts.
+            CLIENT_INFO => {
+                self.client_info = (value.get() != "null").then_some(value);
+                return true;
+            }
             LOG_LEVEL => {
                 let again = self.entries.iter().any(|(k, _)| k == LOG_LEVEL);
                 return match text(value) {
@@ -329,6 +334,12 @@ mod tests {
         ] {
             assert!(matches!(read(unreadable), Read::Unreadable), "{unreadable}");
         }
+        let Read::Object(twice) = read(
+            r#"{"io.modelcontextprotocol/clientInfo":{"name":"a"},"io.modelcontextprotocol/clientInfo":{"name":"b"}}"#,
+        ) else {
+            panic!("an object")
+        };
+        assert_eq!(twice.client_info.unwrap().get(), r#"{"name":"b"}"#);
         let Read::Object(escaped) = read(r#"{"io.modelcontextprotocol\/logLevel":"in\u0066o"}"#)
         else {
             panic!("an object")

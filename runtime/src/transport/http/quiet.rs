@@ -7,33 +7,41 @@
 //! atomic writes: its connection is busy from the moment its head is read until its response
 //! body is dropped (sent, or the connection gone), and it counts the answers. A connection
 //! that was not busy and answered nothing for a whole bound, seen at two wake-ups in a row, is
-//! closed: after between one and one and a half bounds of quiet, as against exactly one.
+//! closed: after between one and one and a half bounds of quiet, as against exactly one. A
+//! request whose head arrives as the watchdog closes its connection is not run.
 
 use std::pin::Pin;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::task::{Context, Poll};
 use std::time::Duration;
 
 use http_body::{Body, Frame, SizeHint};
+use tokio::sync::oneshot;
 use tokio::task::AbortHandle;
 
-/// What one connection is doing, as its watchdog reads it.
+/// The state of a connection closed by its watchdog: nothing starts on it any more.
+const CLOSED: u64 = u64::MAX;
+
+/// What one connection is doing, as its watchdog reads it, in one word: the answers it gave,
+/// times two, plus one while a request is in flight; or [`CLOSED`]. One word, so that the
+/// watchdog closes a connection only if nothing started on it since it looked.
 #[derive(Default)]
-pub(crate) struct Activity {
-    busy: AtomicBool,
-    answered: AtomicU64,
-}
+pub(crate) struct Activity(AtomicU64);
 
 impl Activity {
-    /// A request's head was read: the connection waits for its answer.
-    pub(crate) fn started(&self) {
-        self.busy.store(true, Ordering::Relaxed);
+    /// A request's head was read: the connection waits for its answer. `false` when the
+    /// watchdog has closed it: the request must not run.
+    pub(crate) fn started(&self) -> bool {
+        // `CLOSED` has every bit set: or-ing the busy bit leaves it as it is.
+        self.0.fetch_or(1, Ordering::AcqRel) != CLOSED
     }
 
     fn answered(&self) {
-        self.answered.fetch_add(1, Ordering::Relaxed);
-        self.busy.store(false, Ordering::Relaxed);
+        // The busy bit and the count, in one addition: (2n + 1) + 1 = 2(n + 1).
+        let _ = (self.0).fetch_update(Ordering::AcqRel, Ordering::Acquire, |state| {
+            (state != CLOSED).then(|| state + 1)
+        });
     }
 
     /// `body`, which tells this connection's activity when it is dropped.
@@ -44,34 +52,39 @@ impl Activity {
         }
     }
 
-    /// What the watchdog compares from one wake-up to the next.
-    fn seen(&self) -> (bool, u64) {
-        (
-            self.busy.load(Ordering::Relaxed),
-            self.answered.load(Ordering::Relaxed),
-        )
+    /// Closes the connection if its state is still `seen`; whether it did.
+    fn close_if(&self, seen: u64) -> bool {
+        (self.0)
+            .compare_exchange(seen, CLOSED, Ordering::AcqRel, Ordering::Acquire)
+            .is_ok()
     }
 }
 
 /// Closes `connection` once `activity` shows it quiet for `bound` (see the module's text);
-/// ends when the connection does.
-pub(crate) fn watch(connection: AbortHandle, activity: Arc<Activity>, bound: Duration) {
+/// ends when the connection does, which `ended` says by being dropped with the connection's
+/// task.
+pub(crate) fn watch(
+    connection: AbortHandle,
+    activity: Arc<Activity>,
+    bound: Duration,
+    mut ended: oneshot::Receiver<()>,
+) {
     let tick = (bound / 2).max(Duration::from_millis(1));
     tokio::spawn(async move {
-        let mut last = activity.seen();
+        let mut last = activity.0.load(Ordering::Acquire);
         let mut quiet = 0;
         loop {
-            tokio::time::sleep(tick).await;
-            if connection.is_finished() {
-                return;
+            tokio::select! {
+                () = tokio::time::sleep(tick) => {}
+                _ = &mut ended => return,
             }
-            let seen = activity.seen();
-            match seen {
-                (false, _) if seen == last => quiet += 1,
-                _ => quiet = 0,
+            let seen = activity.0.load(Ordering::Acquire);
+            match seen & 1 == 0 && seen == last {
+                true => quiet += 1,
+                false => quiet = 0,
             }
             last = seen;
-            if quiet >= 2 {
+            if quiet >= 2 && activity.close_if(seen) {
                 connection.abort();
                 return;
             }
@@ -108,5 +121,26 @@ impl<B: Body + Unpin> Body for Watched<B> {
 
     fn size_hint(&self) -> SizeHint {
         self.body.size_hint()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_connection_is_closed_only_as_its_watchdog_saw_it_and_nothing_starts_after() {
+        let activity = Activity::default();
+        let quiet = activity.0.load(Ordering::Acquire);
+        assert!(activity.started());
+        // A request started since the watchdog looked: it does not close.
+        assert!(!activity.close_if(quiet));
+        activity.answered();
+        let seen = activity.0.load(Ordering::Acquire);
+        assert_eq!(seen, 2, "one answer, nothing in flight");
+        assert!(activity.close_if(seen));
+        assert!(!activity.started(), "a head that comes now is not run");
+        activity.answered();
+        assert_eq!(activity.0.load(Ordering::Acquire), CLOSED);
     }
 }

@@ -153,9 +153,11 @@ impl HttpService {
             let service = hyper::service::service_fn(move |request: Request<Incoming>| {
                 let endpoint = Arc::clone(&endpoint);
                 let activity = Arc::clone(&watched);
-                activity.started();
+                let open = activity.started();
                 async move {
                     let response = match endpoint.serves(request.uri().path()) {
+                        // Its connection is being closed for being quiet as the head came.
+                        _ if !open => closing(),
                         false => not_found(),
                         // Boxed, as the tower `Service` boxes it: hyper keeps a connection's
                         // request future inline and moves it into place for every request,
@@ -167,10 +169,13 @@ impl HttpService {
                 }
             });
             let connection = graceful.watch(builder.serve_connection(TokioIo::new(tcp), service));
+            // Dropped with the connection's task, however it ends: its watchdog ends then.
+            let (alive, ended) = tokio::sync::oneshot::channel::<()>();
             let task = tokio::spawn(async move {
+                let _alive = alive;
                 let _ = connection.await;
             });
-            quiet::watch(task.abort_handle(), activity, bound);
+            quiet::watch(task.abort_handle(), activity, bound, ended);
         }
         drop(listener);
         let engine = Arc::clone(&self.endpoint.engine);
@@ -183,6 +188,19 @@ impl HttpService {
         let _ = tokio::time::timeout(CLOSE_GRACE, graceful.shutdown()).await;
         Ok(())
     }
+}
+
+fn closing() -> Response<ResponseBody> {
+    let mut response = refusal(
+        StatusCode::SERVICE_UNAVAILABLE,
+        None,
+        "the connection was closed for being quiet; send the request again",
+    );
+    response.headers_mut().insert(
+        http::header::CONNECTION,
+        http::HeaderValue::from_static("close"),
+    );
+    response
 }
 
 fn not_found() -> Response<ResponseBody> {
