@@ -189,6 +189,62 @@ fn a_run_time_tool_with_typed_arguments_is_the_generated_one_with_args() {
     }
 }
 
+/// What `strict_shout_def` takes: a type that refuses unknown fields itself.
+#[derive(serde::Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct Strict {
+    text: String,
+}
+
+/// Says the text louder.
+#[mcp_tool]
+fn strict_shout(text: String) -> String {
+    text.to_uppercase()
+}
+
+/// `strict_shout`, made at run time with a type that refuses unknown fields.
+fn strict_shout_def() -> ToolDef {
+    ToolDef::typed(
+        "strict_shout_def",
+        |strict: Strict, _: toolwright::Context| async move {
+            Ok::<_, ToolError>(strict.text.to_uppercase())
+        },
+    )
+}
+
+#[test]
+fn a_type_that_refuses_unknown_fields_binds_as_a_generated_tools_parameters_do() {
+    for revision in ProtocolVersion::ALL {
+        let server = Server::new("strict", "1")
+            .tool::<strict_shout>()
+            .tool_def(strict_shout_def());
+        let mut client = Client::connect(server, revision).unwrap();
+        let schema = entry(&mut client, "strict_shout_def")["inputSchema"].clone();
+        assert_eq!(
+            schema["additionalProperties"], false,
+            "{revision}: {schema}"
+        );
+        for arguments in [
+            json!({"text": "hi"}),
+            json!({"text": "hi", "loud": true}),
+            json!({"text": 3}),
+            json!({}),
+        ] {
+            let made = client.call("strict_shout_def", arguments.clone());
+            let written = client.call("strict_shout", arguments.clone());
+            match (made, written) {
+                (Ok(made), Ok(written)) => {
+                    assert_eq!(made.json(), written.json(), "{revision} {arguments}")
+                }
+                (Err(made), Err(written)) => {
+                    assert_eq!(made.message, written.message, "{revision} {arguments}")
+                }
+                (made, written) => panic!("{revision} {arguments}: {made:?} against {written:?}"),
+            }
+        }
+    }
+}
+
 /// The message of a failed call: an `isError` result from 2025-11-25 on, a `-32602` before.
 fn refusal(client: &mut Client, tool: &str, arguments: Value) -> String {
     match client.call(tool, arguments) {

@@ -66,8 +66,10 @@ fn echo_defined() -> toolwright::tools::ToolDef {
     .input_schema(schema)
 }
 
-/// The arguments of `echo` as a type (`--typed-echo`, `--args-echo`).
+/// The arguments of `echo` as a type (`--typed-echo`, `--args-echo`), refusing unknown
+/// fields itself as the struct `#[mcp_tool]` derives for `echo(text: String)` does.
 #[derive(serde::Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct EchoArgs {
     text: String,
 }

@@ -84,7 +84,10 @@ impl ToolDef {
     /// a field `A` would ignore is refused by name, and `handler` gets the value. For a tool
     /// whose name, texts or schema are decided at run time but whose arguments have a Rust
     /// type; it costs a call what the generated tool costs, where one that takes a JSON value
-    /// pays for the value and for checking it against the schema.
+    /// pays for the value and for checking it against the schema. A type with
+    /// `#[serde(deny_unknown_fields)]` refuses unknown fields itself, and is bound by serde
+    /// alone, as the parameters of a `#[mcp_tool]` function are; any other is watched for
+    /// fields it would ignore, as an `Args<A>` is.
     ///
     /// ```
     /// use schemars::JsonSchema;
@@ -115,7 +118,15 @@ impl ToolDef {
         E: Into<ToolError>,
     {
         let handler = Arc::new(Defined::<ToolOutput, A>::new(handler, finish::<O, E>));
-        let arguments = Arguments::Typed(whole_input_schema::<A>, call_typed::<A>);
+        // A type that refuses unknown fields itself (`#[serde(deny_unknown_fields)]`, which
+        // schemars says as `additionalProperties: false`) is bound by serde alone, as the
+        // struct a `#[mcp_tool]` derives is; any other is watched for fields it would ignore.
+        let closed = schemars::schema_for!(A).get("additionalProperties") == Some(&false.into());
+        let call = match closed {
+            true => call_closed::<A> as Call,
+            false => call_typed::<A>,
+        };
+        let arguments = Arguments::Typed(whole_input_schema::<A>, call);
         ToolDef::made(name.into(), Location::caller(), handler, arguments)
     }
 
@@ -244,6 +255,17 @@ fn call_typed<A: DeserializeOwned + Send + 'static>(
     invocation: Invocation,
 ) -> BoxFuture<ToolOutput> {
     let arguments = match invocation.arguments.bind_whole::<A>() {
+        Ok(arguments) => arguments,
+        Err(refused) => return Box::pin(std::future::ready(refused)),
+    };
+    run::<A>(invocation, arguments)
+}
+
+/// The handler of a tool whose arguments bind to `A`, a type that refuses unknown fields.
+fn call_closed<A: DeserializeOwned + Send + 'static>(
+    invocation: Invocation,
+) -> BoxFuture<ToolOutput> {
+    let arguments = match invocation.arguments.bind::<A>() {
         Ok(arguments) => arguments,
         Err(refused) => return Box::pin(std::future::ready(refused)),
     };
