@@ -155,6 +155,28 @@ fn typed_shout_def() -> ToolDef {
     .description("Says the text louder, as often as asked.")
 }
 
+/// `made` and `written` answer `arguments` alike in `revision`: the same result, or the same refusal.
+fn answered_alike(
+    client: &mut Client,
+    revision: ProtocolVersion,
+    made: &str,
+    written: &str,
+    arguments: Value,
+) {
+    match (
+        client.call(made, arguments.clone()),
+        client.call(written, arguments.clone()),
+    ) {
+        (Ok(made), Ok(written)) => {
+            assert_eq!(made.json(), written.json(), "{revision} {arguments}")
+        }
+        (Err(made), Err(written)) => {
+            assert_eq!(made.message, written.message, "{revision} {arguments}")
+        }
+        (made, written) => panic!("{revision} {arguments}: {made:?} against {written:?}"),
+    }
+}
+
 #[test]
 fn a_run_time_tool_with_typed_arguments_is_the_generated_one_with_args() {
     for revision in ProtocolVersion::ALL {
@@ -174,17 +196,13 @@ fn a_run_time_tool_with_typed_arguments_is_the_generated_one_with_args() {
             json!({"text": 3}),
             json!({"times": 300}),
         ] {
-            let made = client.call("typed_shout_def", arguments.clone());
-            let written = client.call("typed_shout", arguments.clone());
-            match (made, written) {
-                (Ok(made), Ok(written)) => {
-                    assert_eq!(made.json(), written.json(), "{revision} {arguments}")
-                }
-                (Err(made), Err(written)) => {
-                    assert_eq!(made.message, written.message, "{revision} {arguments}")
-                }
-                (made, written) => panic!("{revision} {arguments}: {made:?} against {written:?}"),
-            }
+            answered_alike(
+                &mut client,
+                revision,
+                "typed_shout_def",
+                "typed_shout",
+                arguments,
+            );
         }
     }
 }
@@ -230,17 +248,13 @@ fn a_type_that_refuses_unknown_fields_binds_as_a_generated_tools_parameters_do()
             json!({"text": 3}),
             json!({}),
         ] {
-            let made = client.call("strict_shout_def", arguments.clone());
-            let written = client.call("strict_shout", arguments.clone());
-            match (made, written) {
-                (Ok(made), Ok(written)) => {
-                    assert_eq!(made.json(), written.json(), "{revision} {arguments}")
-                }
-                (Err(made), Err(written)) => {
-                    assert_eq!(made.message, written.message, "{revision} {arguments}")
-                }
-                (made, written) => panic!("{revision} {arguments}: {made:?} against {written:?}"),
-            }
+            answered_alike(
+                &mut client,
+                revision,
+                "strict_shout_def",
+                "strict_shout",
+                arguments,
+            );
         }
     }
 }

@@ -123,8 +123,8 @@ impl ToolDef {
         // struct a `#[mcp_tool]` derives is; any other is watched for fields it would ignore.
         let closed = schemars::schema_for!(A).get("additionalProperties") == Some(&false.into());
         let call = match closed {
-            true => call_closed::<A> as Call,
-            false => call_typed::<A>,
+            true => call_typed::<A, true> as Call,
+            false => call_typed::<A, false>,
         };
         let arguments = Arguments::Typed(whole_input_schema::<A>, call);
         ToolDef::made(name.into(), Location::caller(), handler, arguments)
@@ -250,26 +250,19 @@ fn call(invocation: Invocation) -> BoxFuture<ToolOutput> {
     run::<Value>(invocation, arguments)
 }
 
-/// The handler of a tool whose arguments bind to `A` ([`ToolDef::typed`]).
-fn call_typed<A: DeserializeOwned + Send + 'static>(
+/// The handler of a tool whose arguments bind to `A` ([`ToolDef::typed`]): by serde alone for
+/// a type that refuses unknown fields itself (`CLOSED`), watched for ignored fields otherwise.
+fn call_typed<A: DeserializeOwned + Send + 'static, const CLOSED: bool>(
     invocation: Invocation,
 ) -> BoxFuture<ToolOutput> {
-    let arguments = match invocation.arguments.bind_whole::<A>() {
-        Ok(arguments) => arguments,
-        Err(refused) => return Box::pin(std::future::ready(refused)),
+    let bound = match CLOSED {
+        true => invocation.arguments.bind::<A>(),
+        false => invocation.arguments.bind_whole::<A>(),
     };
-    run::<A>(invocation, arguments)
-}
-
-/// The handler of a tool whose arguments bind to `A`, a type that refuses unknown fields.
-fn call_closed<A: DeserializeOwned + Send + 'static>(
-    invocation: Invocation,
-) -> BoxFuture<ToolOutput> {
-    let arguments = match invocation.arguments.bind::<A>() {
-        Ok(arguments) => arguments,
-        Err(refused) => return Box::pin(std::future::ready(refused)),
-    };
-    run::<A>(invocation, arguments)
+    match bound {
+        Ok(arguments) => run::<A>(invocation, arguments),
+        Err(refused) => Box::pin(std::future::ready(refused)),
+    }
 }
 
 /// The tool's closure on its bound `arguments`, given the request's context (moved, not
