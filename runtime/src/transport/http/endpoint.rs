@@ -7,6 +7,8 @@
 //! a session it does not (the specification says so), and from 2025-11-25 on the client can
 //! resume the stream.
 
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, Weak};
 use std::task::Poll;
@@ -31,7 +33,7 @@ use crate::transport::http::config::Http;
 use crate::transport::http::head::Accepts;
 use crate::transport::http::oauth::Protected;
 use crate::transport::http::reply::{
-    accepted, answer_status, error, event_response, json, refusal, status_of,
+    SESSION_ID, accepted, answer_status, error, event_response, json, refusal, status_of,
 };
 use crate::transport::http::sessions::{HttpSession, Sessions};
 use crate::transport::http::stream::{EventBody, EventStream, ResponseBody};
@@ -110,20 +112,22 @@ impl Endpoint {
         let mut body = std::pin::pin!(body);
         let read = match declared {
             Some(length) if length > limit => Read::TooLarge,
-            _ => within(deadline, collect(body.as_mut(), limit))
-                .await
-                .unwrap_or(Read::TimedOut),
+            _ => collect(body.as_mut(), limit, deadline).await,
         };
         match read {
             Read::Whole(bytes) => Ok(bytes),
             Read::TooLarge => {
                 // Not worth reading: a client that has not sent it yet, or more than the bound.
                 let hopeless = waits_to_continue || declared.is_some_and(|length| length > DRAIN);
+                // Boxed, as the timer below: what every request's future holds stays small.
                 let drained = match hopeless {
                     true => false,
-                    false => tokio::time::timeout_at(deadline, drain(body.as_mut(), DRAIN))
-                        .await
-                        .unwrap_or(false),
+                    false => Box::pin(tokio::time::timeout_at(
+                        deadline,
+                        drain(body.as_mut(), DRAIN),
+                    ))
+                    .await
+                    .unwrap_or(false),
                 };
                 let message = format!("the body exceeds the {limit}-byte limit");
                 let mut response = refusal(StatusCode::PAYLOAD_TOO_LARGE, None, message);
@@ -147,9 +151,10 @@ impl Endpoint {
         }
     }
 
-    /// What a message got, as an HTTP response; `id` is the request's, when it is one (a
-    /// `subscriptions/listen` stream is known by it).
-    pub(super) async fn respond(
+    /// What a message got, as an HTTP response or one still to come; `id` is the request's,
+    /// when it is one (a `subscriptions/listen` stream is known by it). Everything but the wait
+    /// is done here, so that what a request's future holds while it waits is [`Pending`] alone.
+    pub(super) fn respond(
         &self,
         id: Option<&RawValue>,
         answer: Reply,
@@ -157,7 +162,7 @@ impl Endpoint {
         outlet: &Outlet,
         accepts: Accepts,
         answering: Answering<'_>,
-    ) -> Response<ResponseBody> {
+    ) -> Served {
         let Answering {
             era,
             session,
@@ -168,20 +173,20 @@ impl Endpoint {
             .is_some_and(ProtocolVersion::has_resumable_streams);
         // Closing a 2026-07-28 response cancels its call; in a session it does not.
         let cancel: Option<Arc<CallRecord>> = match answer {
-            Reply::None => return accepted(),
+            Reply::None => return Served::Now(accepted()),
             Reply::Now(line) => {
-                return self.at_once(StatusCode::OK, line, stream, accepts, priming);
+                return Served::Now(self.at_once(StatusCode::OK, line, stream, accepts, priming));
             }
             Reply::Error(code, line) => {
                 let status = status_of(code, era);
-                return self.at_once(status, line, stream, accepts, priming);
+                return Served::Now(self.at_once(status, line, stream, accepts, priming));
             }
             // An item the caller lacks scopes for: 403 naming them, so that the client can ask
             // for them (step-up), rather than the unknown item it is otherwise shown.
             Reply::Forbidden(scopes, ..) => {
                 let protected = outlet.extensions().and_then(|e| e.get::<Protected>());
                 let scopes: Vec<&str> = scopes.iter().map(String::as_str).collect();
-                return Protected::insufficient(protected, &scopes);
+                return Served::Now(Protected::insufficient(protected, &scopes));
             }
             Reply::Stream(ack) => {
                 stream.send(ack);
@@ -201,13 +206,46 @@ impl Endpoint {
                         });
                     }
                 }
-                return self.events(stream, false, None);
+                return Served::Now(self.events(stream, false, None));
             }
             calls @ (Reply::Later(_) | Reply::Batch(_)) => {
                 let cancel = (era == Era::Modern).then(|| first_record(&calls)).flatten();
                 calls.deliver(outlet);
                 cancel
             }
+        };
+        // A quick call (a tool that did not wait for anything) has answered already.
+        if accepts.json
+            && let Some(answer) = stream.answered()
+        {
+            return Served::Now(json(answer_status(stream.error_code(), era), answer));
+        }
+        Served::Later(Pending {
+            stream,
+            cancel,
+            accepts,
+            era,
+            priming,
+            session: None,
+        })
+    }
+
+    /// The response to an answer still to come: a JSON document if it comes soon enough and
+    /// alone, else an event stream.
+    pub(super) async fn wait(&self, pending: Pending) -> Response<ResponseBody> {
+        let Pending {
+            stream,
+            cancel,
+            accepts,
+            era,
+            priming,
+            session,
+        } = pending;
+        let named = |mut response: Response<ResponseBody>| {
+            if let Some(id) = session {
+                response.headers_mut().insert(SESSION_ID, id);
+            }
+            response
         };
         let guard = CancelOnDrop(cancel.clone());
         if accepts.json {
@@ -218,15 +256,16 @@ impl Endpoint {
             };
             if let Some(answer) = stream.first(patience).await {
                 guard.defuse();
-                return json(answer_status(stream.error_code(), era), answer);
+                return named(json(answer_status(stream.error_code(), era), answer));
             }
         }
         guard.defuse();
         if !accepts.events {
             // JSON only, and notifications came first: they are dropped, the answer waits.
-            return self.json_when_answered(stream, cancel, era).await;
+            // Boxed: rare, and inline it would double what every waiting request holds.
+            return named(Box::pin(self.json_when_answered(stream, cancel, era)).await);
         }
-        self.events(stream, priming, cancel)
+        named(self.events(stream, priming, cancel))
     }
 
     /// An answer ready now: one JSON document, or, for a client that accepts only event
@@ -338,6 +377,38 @@ pub(super) struct Answering<'a> {
     pub(super) until: Option<tokio::time::Instant>,
 }
 
+/// What a message got: its response now, or an answer still to come.
+pub(super) enum Served {
+    Now(Response<ResponseBody>),
+    Later(Pending),
+}
+
+impl Served {
+    /// The response names its session (`Mcp-Session-Id`), whenever it comes.
+    pub(super) fn in_session(mut self, id: HeaderValue) -> Served {
+        match &mut self {
+            Served::Now(response) => {
+                response.headers_mut().insert(SESSION_ID, id);
+            }
+            Served::Later(pending) => pending.session = Some(id),
+        }
+        self
+    }
+}
+
+/// An answer still to come, and all its response needs.
+pub(super) struct Pending {
+    stream: Arc<EventStream>,
+    /// The call a 2026-07-28 response cancels if it is dropped first.
+    cancel: Option<Arc<CallRecord>>,
+    accepts: Accepts,
+    era: Era,
+    /// The event stream starts with a priming event (resumable streams).
+    priming: bool,
+    /// The session the response names.
+    session: Option<HeaderValue>,
+}
+
 /// Ends the `subscriptions/listen` stream of request `id` with its result.
 fn complete(stream: &EventStream, id: &RawValue) {
     let result = serde_json::json!({
@@ -355,24 +426,45 @@ enum Read {
     TimedOut,
 }
 
-/// The body, if it is at most `limit` bytes; what is left of it stays unread otherwise. A body
-/// of one piece (the usual case) is not copied.
-async fn collect<B>(mut body: std::pin::Pin<&mut B>, limit: usize) -> Read
+/// The body, if it is at most `limit` bytes and all of it comes by `deadline`; what is left of
+/// it stays unread otherwise. A body of one piece (the usual case) is not copied, and one that
+/// came with its request's head (hyper hands it over on the poll after the first) needs no
+/// timer: the timer is made, boxed, only for a body still coming after that.
+async fn collect<B>(mut body: Pin<&mut B>, limit: usize, deadline: tokio::time::Instant) -> Read
 where
     B: http_body::Body,
     B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
 {
+    let mut timer: Option<Pin<Box<tokio::time::Sleep>>> = None;
+    let mut polled = false;
     // The first piece apart: a body of one piece (the usual case) needs no vector.
     let mut first: Option<Bytes> = None;
     let mut pieces: Vec<Bytes> = Vec::new();
     let mut size = 0;
-    while let Some(frame) = body.frame().await {
+    loop {
+        let frame = std::future::poll_fn(|cx| {
+            if let Poll::Ready(frame) = body.as_mut().poll_frame(cx) {
+                return Poll::Ready(Some(frame));
+            }
+            if !polled {
+                // Polled again at once, so that a body that is not on its way still gets its
+                // timer.
+                polled = true;
+                cx.waker().wake_by_ref();
+                return Poll::Pending;
+            }
+            let timer = timer.get_or_insert_with(|| Box::pin(tokio::time::sleep_until(deadline)));
+            timer.as_mut().poll(cx).map(|()| None)
+        })
+        .await;
         let mut data = match frame {
-            Ok(frame) => match frame.into_data() {
+            None => return Read::TimedOut,
+            Some(None) => break,
+            Some(Some(Ok(frame))) => match frame.into_data() {
                 Ok(data) => data,
                 Err(_) => continue,
             },
-            Err(e) => return Read::Unreadable(e.into()),
+            Some(Some(Err(e))) => return Read::Unreadable(e.into()),
         };
         size += data.remaining();
         if size > limit {
@@ -391,33 +483,6 @@ where
             pieces.insert(0, first);
             Read::Whole(pieces.concat().into())
         }
-    }
-}
-
-/// `future`'s output, unless `deadline` passes first. A future done by its second poll (a body
-/// that came with its request's head: hyper hands it over on the poll after the first) needs no
-/// timer; one that is not gets one, which then bounds it from `deadline` as set.
-async fn within<F: std::future::Future>(
-    deadline: tokio::time::Instant,
-    future: F,
-) -> Option<F::Output> {
-    let mut future = std::pin::pin!(future);
-    let mut polls = 0;
-    let quick = std::future::poll_fn(|cx| match future.as_mut().poll(cx) {
-        Poll::Ready(output) => Poll::Ready(Some(output)),
-        Poll::Pending if polls == 0 => {
-            // Polled again at once, so that a future that is waiting for good still gets its
-            // timer.
-            polls += 1;
-            cx.waker().wake_by_ref();
-            Poll::Pending
-        }
-        Poll::Pending => Poll::Ready(None),
-    })
-    .await;
-    match quick {
-        Some(output) => Some(output),
-        None => tokio::time::timeout_at(deadline, future).await.ok(),
     }
 }
 

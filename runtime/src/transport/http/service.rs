@@ -14,6 +14,7 @@
 //! How an answer becomes a JSON document or an event stream is `endpoint`'s.
 
 use std::future::Future;
+use std::mem::take;
 use std::pin::Pin;
 use std::sync::Arc;
 use std::task::{Context, Poll};
@@ -27,7 +28,7 @@ use crate::server::engine::Engine;
 use crate::transport::http::body;
 use crate::transport::http::body::declared_by;
 use crate::transport::http::config::Http;
-use crate::transport::http::endpoint::Endpoint;
+use crate::transport::http::endpoint::{Endpoint, Served};
 use crate::transport::http::head::{Head, is_json};
 use crate::transport::http::oauth::stream_deadline;
 use crate::transport::http::reply::{error, not_allowed, refusal};
@@ -76,37 +77,46 @@ where
 }
 
 impl Endpoint {
-    pub(crate) async fn handle<B>(self: Arc<Self>, request: Request<B>) -> Response<ResponseBody>
+    /// The response to one request.
+    ///
+    /// Its future is what hyper keeps for a connection's request in flight, allocated once a
+    /// request: the parts of the request are kept once (an `async fn`'s arguments would be
+    /// kept twice), and what only a refusal awaits is boxed, so that a request that is served
+    /// holds a few hundred bytes.
+    pub(crate) fn handle<B>(
+        self: Arc<Self>,
+        request: Request<B>,
+    ) -> impl Future<Output = Response<ResponseBody>> + Send + 'static
     where
         B: http_body::Body + Send + 'static,
         B::Data: Send,
         B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
     {
-        // Tools run on the runtime that serves HTTP.
-        self.engine.workers.adopt_current();
-        self.start_sweeping();
-        // The metadata is for any web page to read: only its `Host` is checked.
-        let authorization = self.http.authorization.as_ref();
-        let metadata = authorization.is_some_and(|a| a.is_metadata_path(request.uri().path()));
         let (mut parts, body) = request.into_parts();
-        if let Some(refused) = self.guard(&parts.headers, !metadata) {
-            return self.refuse_unvouched(&parts.headers, body, refused).await;
-        }
-        if let Some(authorization) = authorization {
-            if let Some(metadata) = authorization.metadata(&parts) {
-                return metadata;
+        async move {
+            // Tools run on the runtime that serves HTTP.
+            self.engine.workers.adopt_current();
+            self.start_sweeping();
+            // The metadata is for any web page to read: only its `Host` is checked.
+            let authorization = self.http.authorization.as_ref();
+            let metadata = authorization.is_some_and(|a| a.is_metadata_path(parts.uri.path()));
+            if let Some(refused) = self.guard(&parts.headers, !metadata) {
+                return Box::pin(self.refuse_unvouched(&parts.headers, body, refused)).await;
             }
-            if let Some(refused) = authorization.admit(&mut parts).await {
-                return self.refuse_unvouched(&parts.headers, body, refused).await;
+            if let Some(authorization) = authorization {
+                if let Some(metadata) = authorization.metadata(&parts) {
+                    return metadata;
+                }
+                if let Some(refused) = authorization.admit(&mut parts).await {
+                    return Box::pin(self.refuse_unvouched(&parts.headers, body, refused)).await;
+                }
             }
-        }
-        // The request's parts are handed on as they are: put back together, the request would
-        // be kept twice in this future's state, which hyper moves for every request.
-        match parts.method {
-            Method::POST => self.post(parts, body).await,
-            Method::GET => self.get(&parts.headers, &parts.extensions),
-            Method::DELETE => self.delete(&parts.headers, parts.extensions.get::<Auth>()),
-            _ => not_allowed(),
+            match parts.method {
+                Method::POST => self.post(&mut parts, body).await,
+                Method::GET => self.get(&parts.headers, &parts.extensions),
+                Method::DELETE => self.delete(&parts.headers, parts.extensions.get::<Auth>()),
+                _ => not_allowed(),
+            }
         }
     }
 
@@ -145,8 +155,7 @@ impl Endpoint {
 
     async fn post<B>(
         self: &Arc<Self>,
-        #[cfg_attr(not(feature = "opentelemetry"), allow(unused_mut))]
-        mut parts: http::request::Parts,
+        parts: &mut http::request::Parts,
         body: B,
     ) -> Response<ResponseBody>
     where
@@ -163,61 +172,70 @@ impl Endpoint {
         if !is_json(head.content_type) {
             let message = "send the message as `Content-Type: application/json`";
             let refused = refusal(StatusCode::UNSUPPORTED_MEDIA_TYPE, None, message);
-            return self.refuse_unread(headers, body, refused).await;
+            return Box::pin(self.refuse_unread(headers, body, refused)).await;
         }
         let accepts = head.accepts();
         if !accepts.json && !accepts.events {
             let message = "accept `application/json` or `text/event-stream`";
             let refused = refusal(StatusCode::NOT_ACCEPTABLE, None, message);
-            return self.refuse_unread(headers, body, refused).await;
+            return Box::pin(self.refuse_unread(headers, body, refused)).await;
         }
         let declared = declared_by(head.content_length, head.expect);
-        let body = match self.read(declared, body).await {
-            Ok(body) => body,
-            Err(refused) => return refused,
-        };
-        let message = jsonrpc::classify(&body);
-        // A stream that outlives its request ends when its token expires: none for a token
-        // that has already.
-        let until = match &message {
-            Message::Request {
-                method: McpMethod::SubscriptionsListen,
-                ..
-            } => match stream_deadline(&parts.extensions) {
-                Ok(until) => until,
-                Err(refused) => return *refused,
-            },
-            _ => None,
-        };
-        let modern = match &message {
-            Message::Request { params, .. } | Message::Notification { params, .. } => {
-                match claim(params) {
-                    Ok(claimed) => claimed,
-                    Err(refused) => return refused.for_message(&message),
+        // In a block of its own: what it borrowed is not kept while the answer is waited for.
+        let pending = {
+            let body = match self.read(declared, body).await {
+                Ok(body) => body,
+                Err(refused) => return refused,
+            };
+            let message = jsonrpc::classify(&body);
+            // A stream that outlives its request ends when its token expires: none for a token
+            // that has already.
+            let until = match &message {
+                Message::Request {
+                    method: McpMethod::SubscriptionsListen,
+                    ..
+                } => match stream_deadline(&parts.extensions) {
+                    Ok(until) => until,
+                    Err(refused) => return *refused,
+                },
+                _ => None,
+            };
+            let modern = match &message {
+                Message::Request { params, .. } | Message::Notification { params, .. } => {
+                    match claim(params) {
+                        Ok(claimed) => claimed,
+                        Err(refused) => return refused.for_message(&message),
+                    }
                 }
+                // A body that is not JSON, or not a message.
+                Message::Invalid { id, error: e } => {
+                    return error(StatusCode::BAD_REQUEST, *id, e);
+                }
+                _ => false,
+            };
+            let served = match modern {
+                true => {
+                    if let Some(refused) = disagreement(&head, &message) {
+                        return refused;
+                    }
+                    let headers = take(&mut parts.headers);
+                    let extensions = take(&mut parts.extensions);
+                    self.modern(headers, message, extensions, accepts, until)
+                }
+                false => {
+                    if let Some(refused) = legacy_version_header(headers, &message) {
+                        return refused;
+                    }
+                    let extensions = take(&mut parts.extensions);
+                    self.legacy(&parts.headers, &body, message, extensions, accepts)
+                }
+            };
+            match served {
+                Served::Now(response) => return response,
+                Served::Later(pending) => pending,
             }
-            // A body that is not JSON, or not a message.
-            Message::Invalid { id, error: e } => {
-                return error(StatusCode::BAD_REQUEST, *id, e);
-            }
-            _ => false,
         };
-        match modern {
-            true => {
-                if let Some(refused) = disagreement(&head, &message) {
-                    return refused;
-                }
-                self.modern(parts.headers, message, parts.extensions, accepts, until)
-                    .await
-            }
-            false => {
-                if let Some(refused) = legacy_version_header(headers, &message) {
-                    return refused;
-                }
-                self.legacy(&parts.headers, &body, message, parts.extensions, accepts)
-                    .await
-            }
-        }
+        self.wait(pending).await
     }
 }
 

@@ -12,7 +12,7 @@ use crate::protocol::meta::PROTOCOL_VERSION;
 use crate::protocol::method::Method;
 use crate::protocol::{Era, ProtocolVersion};
 use crate::server::reply::Reply;
-use crate::transport::http::endpoint::{Answering, Endpoint};
+use crate::transport::http::endpoint::{Answering, Endpoint, Served};
 use crate::transport::http::head::Accepts;
 use crate::transport::http::oauth::stream_deadline;
 use crate::transport::http::reply::{
@@ -26,14 +26,14 @@ use crate::transport::http::stream::{
 
 impl Endpoint {
     /// A POST of the handshake era: `initialize` opens a session; anything else needs one.
-    pub(super) async fn legacy(
+    pub(super) fn legacy(
         self: &Arc<Self>,
         headers: &HeaderMap,
         body: &[u8],
         message: Message<'_>,
         extensions: http::Extensions,
         accepts: Accepts,
-    ) -> Response<ResponseBody> {
+    ) -> Served {
         let id_of = request_id;
         let initialize = matches!(
             &message,
@@ -48,19 +48,23 @@ impl Endpoint {
                 Some(session) => session,
                 None => {
                     let text = "the session is unknown or has ended; send `initialize` again";
-                    return refusal(StatusCode::NOT_FOUND, id_of(&message), text);
+                    return Served::Now(refusal(StatusCode::NOT_FOUND, id_of(&message), text));
                 }
             },
             None if initialize => match self.sessions.create(&self.engine, caller) {
                 Ok(session) => session,
                 Err(_) => {
                     let text = "the server holds as many sessions as it may; retry later";
-                    return refusal(StatusCode::SERVICE_UNAVAILABLE, id_of(&message), text);
+                    return Served::Now(refusal(
+                        StatusCode::SERVICE_UNAVAILABLE,
+                        id_of(&message),
+                        text,
+                    ));
                 }
             },
             None => {
                 let text = "the `Mcp-Session-Id` header is required; send `initialize` first";
-                return refusal(StatusCode::BAD_REQUEST, id_of(&message), text);
+                return Served::Now(refusal(StatusCode::BAD_REQUEST, id_of(&message), text));
             }
         };
         let stream = session.open_stream();
@@ -86,13 +90,11 @@ impl Endpoint {
             session: Some(&session),
             until: None,
         };
-        let mut response = self
-            .respond(id, answer, stream, &outlet, accepts, answering)
-            .await;
-        if let Ok(id) = HeaderValue::from_str(&session.id) {
-            response.headers_mut().insert(SESSION_ID, id);
+        let served = self.respond(id, answer, stream, &outlet, accepts, answering);
+        match HeaderValue::from_str(&session.id) {
+            Ok(id) => served.in_session(id),
+            Err(_) => served,
         }
-        response
     }
 
     /// GET: a session's stream of messages that belong to no request, or a stream resumed;

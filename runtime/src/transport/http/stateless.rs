@@ -12,7 +12,7 @@ use crate::protocol::meta::Meta;
 use crate::protocol::method::{Method, Target};
 use crate::protocol::params::Params;
 use crate::server::session::Session;
-use crate::transport::http::endpoint::{Answering, Endpoint};
+use crate::transport::http::endpoint::{Answering, Endpoint, Served};
 use crate::transport::http::head::{Accepts, Head};
 use crate::transport::http::reply::{PROTOCOL_HEADER, accepted, error, request_id};
 use crate::transport::http::stream::{EventStream, RequestSink, ResponseBody};
@@ -61,18 +61,18 @@ pub(super) fn disagreement(
 impl Endpoint {
     /// A 2026-07-28 POST, once its headers agree with it (see [`disagreement`]): it stands
     /// alone.
-    pub(super) async fn modern(
+    pub(super) fn modern(
         self: &Arc<Self>,
         headers: HeaderMap,
         message: Message<'_>,
         extensions: http::Extensions,
         accepts: Accepts,
         until: Option<tokio::time::Instant>,
-    ) -> Response<ResponseBody> {
+    ) -> Served {
         let id = match &message {
             Message::Request { id, .. } => Some(*id),
             // 2026-07-28 defines no notification a client sends over HTTP.
-            Message::Notification { .. } => return accepted(),
+            Message::Notification { .. } => return Served::Now(accepted()),
             _ => unreachable!("only requests and notifications claim a revision"),
         };
         let session = Session::new(Arc::clone(&self.engine));
@@ -92,7 +92,6 @@ impl Endpoint {
             until,
         };
         self.respond(id, answer, stream, &outlet, accepts, answering)
-            .await
     }
 }
 

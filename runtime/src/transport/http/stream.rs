@@ -158,29 +158,44 @@ impl EventStream {
     /// when it has notifications or ended without an answer (it must be a stream), or when
     /// `patience` runs out first.
     pub(crate) async fn first(self: &Arc<Self>, patience: Duration) -> Option<Bytes> {
-        let ready = |waker: Option<&Waker>| {
-            let mut state = self.state();
-            if std::mem::take(&mut state.answer_alone)
-                && let Some((_, answer)) = state.events.pop_front()
-            {
-                state.events.clear();
-                state.delivered = true;
-                return Poll::Ready(Some(answer));
-            }
-            if state.notified || state.finished || state.released {
-                return Poll::Ready(None);
-            }
-            if let Some(waker) = waker {
-                state.reader = Some(waker.clone());
-            }
-            Poll::Pending
-        };
         // A call answered at once (a quick tool) needs no timer.
-        if let Poll::Ready(first) = ready(None) {
+        if let Poll::Ready(first) = self.first_now(None) {
             return first;
         }
-        let waiting = std::future::poll_fn(|cx| ready(Some(cx.waker())));
-        tokio::time::timeout(patience, waiting).await.ok().flatten()
+        let waiting = std::future::poll_fn(|cx| self.first_now(Some(cx.waker())));
+        // Boxed: a timer is most of a future's size, and every request's future would hold it.
+        Box::pin(tokio::time::timeout(patience, waiting))
+            .await
+            .ok()
+            .flatten()
+    }
+
+    /// The answer, if it came alone and is here now (see [`EventStream::first`]).
+    pub(crate) fn answered(&self) -> Option<Bytes> {
+        match self.first_now(None) {
+            Poll::Ready(Some(answer)) => Some(answer),
+            _ => None,
+        }
+    }
+
+    /// What [`EventStream::first`] gives now: the answer alone, or `None` once something else
+    /// came or the stream ended; pending (with `waker` kept) while nothing did.
+    fn first_now(&self, waker: Option<&Waker>) -> Poll<Option<Bytes>> {
+        let mut state = self.state();
+        if std::mem::take(&mut state.answer_alone)
+            && let Some((_, answer)) = state.events.pop_front()
+        {
+            state.events.clear();
+            state.delivered = true;
+            return Poll::Ready(Some(answer));
+        }
+        if state.notified || state.finished || state.released {
+            return Poll::Ready(None);
+        }
+        if let Some(waker) = waker {
+            state.reader = Some(waker.clone());
+        }
+        Poll::Pending
     }
 
     /// The event ids a stream writes: `<stream>_<n>`.
