@@ -51,8 +51,11 @@ impl IdKey {
 pub(crate) struct IdHashing(u64);
 
 impl Default for IdHashing {
+    /// The process's seed, drawn once: a table is made for every session (one a stateless
+    /// request), and drawing a seed for each cost as much as the table's whole use.
     fn default() -> Self {
-        IdHashing(std::hash::RandomState::new().hash_one(0u8))
+        static SEED: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
+        IdHashing(*SEED.get_or_init(|| std::hash::RandomState::new().hash_one(0u8)))
     }
 }
 
