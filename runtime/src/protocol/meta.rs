@@ -75,10 +75,13 @@ impl<'a> Meta<'a> {
 
     /// The object again, its entries in order: what a call's record keeps.
     pub(crate) fn keep(&self) -> Kept {
+        // Exactly the text's length (for keys without escapes): the box takes the string's
+        // buffer as it is, with no second allocation to shrink it.
         let length = 2
             + (self.entries.iter())
-                .map(|(key, value)| key.len() + value.get().len() + 4)
-                .sum::<usize>();
+                .map(|(key, value)| key.len() + value.get().len() + 3)
+                .sum::<usize>()
+            + self.entries.len().saturating_sub(1);
         let mut text = String::with_capacity(length);
         text.push('{');
         for (i, (key, value)) in self.entries.iter().enumerate() {
@@ -305,6 +308,16 @@ mod tests {
         assert_eq!(kept.text(), kept.raw().unwrap().get());
         let original: serde_json::Value = serde_json::from_str(text).unwrap();
         assert_eq!(again, original);
+        for compact in [
+            "{}",
+            r#"{"a":1}"#,
+            r#"{"a":1,"bb":[2,{"c":"}"}],"d\"e":null}"#,
+        ] {
+            let Read::Object(meta) = read(compact) else {
+                panic!("an object")
+            };
+            assert_eq!(meta.keep().text(), compact, "written as it was read");
+        }
         let keys: Vec<_> = again.as_object().unwrap().keys().cloned().collect();
         assert_eq!(
             keys.first().map(String::as_str),
