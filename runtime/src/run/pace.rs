@@ -17,8 +17,12 @@
 //! CPU time. So a trusted tool with a clean record runs on a worker with the wall clock only:
 //! a run shorter than `QUICK` by it is quick whatever the thread did. A longer one cannot be
 //! told from a preempted quick run, so it is no strike: it sends the tool back to the pool
-//! (where every run is read) and has it watched, its worker runs read too, until `FORGIVEN`
-//! quick runs in a row.
+//! (where every run is read) and has it watched, its worker runs read too, until `WATCH`
+//! quick runs in a row. A watch is short: a preempted run is common on a busy machine (one
+//! in some thousands of calls on a core shared with other threads), and a watch as long as
+//! `FORGIVEN` kept the clock read on a quarter of all calls. A tool that is rarely slow can
+//! then run slow on a worker unread, between watches; each such run sends it back to the
+//! pool, and a slow run while it is watched is a strike.
 
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::time::{Duration, Instant};
@@ -36,6 +40,8 @@ const BLOCKING: Duration = Duration::from_millis(1);
 const STRIKES: u32 = 3;
 /// Quick runs in a row that clear a tool's strikes.
 const FORGIVEN: u32 = 4096;
+/// Quick runs in a row, read, that end the watch a long unread run began.
+const WATCH: u32 = 256;
 /// The count of a tool that stays on the pool.
 const NEVER: u32 = u32::MAX;
 
@@ -43,6 +49,7 @@ const NEVER: u32 = u32::MAX;
 // thread's clock and waits say (`Meter::stop` relies on it).
 const _: () = assert!(QUICK.as_nanos() <= QUICK_WAIT.as_nanos());
 const _: () = assert!(QUICK.as_nanos() <= BLOCKING.as_nanos());
+const _: () = assert!(TRUST < WATCH && WATCH < FORGIVEN);
 
 /// One sync tool's recent runs: quick runs in a row, and strikes.
 #[derive(Default)]
@@ -101,9 +108,10 @@ impl Pace {
                     _ if !quick => Some(0),
                     _ => Some(runs.saturating_add(1).min(FORGIVEN)),
                 });
-        if runs == Ok(FORGIVEN - 1) {
-            self.strikes.store(0, Ordering::Relaxed);
-            self.watched.store(false, Ordering::Relaxed);
+        match runs {
+            Ok(runs) if runs == WATCH - 1 => self.watched.store(false, Ordering::Relaxed),
+            Ok(runs) if runs == FORGIVEN - 1 => self.strikes.store(0, Ordering::Relaxed),
+            _ => {}
         }
     }
 }
@@ -342,10 +350,15 @@ mod tests {
             !matches!(pace.meter(true).start, Start::Unread),
             "watched: its worker runs are read"
         );
-        (0..FORGIVEN).for_each(|_| pace.record(QUICK_RUN, true));
+        (TRUST..WATCH - 1).for_each(|_| pace.record(QUICK_RUN, true));
+        assert!(
+            !matches!(pace.meter(true).start, Start::Unread),
+            "still watched"
+        );
+        pace.record(QUICK_RUN, true);
         assert!(
             matches!(pace.meter(true).start, Start::Unread),
-            "forgiven: the wall clock again"
+            "the watch is over: the wall clock again"
         );
     }
 }
