@@ -21,7 +21,8 @@ use crate::tools::render::{self, Rendered, Renderer};
 /// through the call's outlet, or into its batch.
 pub(crate) struct Delivery {
     pub(crate) engine: Arc<Engine>,
-    pub(crate) open: Arc<OpenRequests>,
+    /// Where the call's id is kept while it runs (`None`: nowhere, see `Session::call_ids`).
+    pub(crate) open: Option<Arc<OpenRequests>>,
     pub(crate) batch: Option<Arc<Batch>>,
     /// Counts the call in flight until its answer is delivered (`None`: a request that does
     /// not count).
@@ -79,7 +80,7 @@ impl Delivery {
         outcome: Outcome,
     ) {
         answer(
-            &self.open,
+            self.open.as_deref(),
             self.batch.as_ref(),
             record,
             span,
@@ -116,7 +117,7 @@ pub(crate) fn round_line(
 /// is an error, whose code the span records. `open` frees its id. Returns whether the answer
 /// went out.
 pub(crate) fn answer(
-    open: &OpenRequests,
+    open: Option<&OpenRequests>,
     batch: Option<&Arc<Batch>>,
     record: &CallRecord,
     span: &RequestSpan,
@@ -126,7 +127,9 @@ pub(crate) fn answer(
     let Rendered { line, error_code } = rendered;
     let outcome = error_code.map_or(outcome, Outcome::Error);
     // The id is free again as soon as the client can read the answer.
-    open.remove(record);
+    if let Some(open) = open {
+        open.remove(record);
+    }
     if record.gate.is_answered() {
         // Answered already, with the error that kept the call from becoming a task.
         return false;

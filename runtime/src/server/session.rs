@@ -14,6 +14,7 @@ use crate::call::client::{DeclaredClient, RequestClient};
 use crate::call::outlet::{Outlet, Peer};
 use crate::call::span::RequestSpan;
 use crate::call::to_client::known_roots::KnownRoots;
+use crate::protocol::id::IdKey;
 use crate::protocol::jsonrpc::ProtocolError;
 use crate::protocol::{Level, ProtocolVersion};
 use crate::run::inflight::OpenRequests;
@@ -52,9 +53,13 @@ pub(crate) struct Session {
     /// The least severe log message the session wants (`logging/setLevel`); made when first
     /// wanted, as `subscribed` is.
     log_level: OnceLock<SharedLevel>,
-    /// The requests in flight that the client may cancel.
-    pub(crate) open: Arc<OpenRequests>,
-    pub(crate) peer: Arc<Peer>,
+    /// The requests in flight that the client may cancel (see [`Session::open_requests`]).
+    open: OnceLock<Arc<OpenRequests>>,
+    /// Its requests to the client (see [`Session::peer`]).
+    peer: OnceLock<Arc<Peer>>,
+    /// It serves one request (a 2026-07-28 POST): nothing else can name its calls by id, so
+    /// they are not kept in `open`.
+    single: bool,
     /// The client's roots, once a call has read them (made then: most sessions never do).
     pub(crate) roots: OnceLock<Arc<KnownRoots>>,
     /// The resources a handshake session subscribed to (`resources/subscribe`); made when
@@ -83,8 +88,9 @@ impl Session {
             engine,
             handshake: OnceLock::new(),
             log_level: OnceLock::new(),
-            open: Arc::default(),
-            peer: Arc::default(),
+            open: OnceLock::new(),
+            peer: OnceLock::new(),
+            single: false,
             roots: OnceLock::new(),
             subscribed: OnceLock::new(),
             routes: OnceLock::new(),
@@ -94,6 +100,55 @@ impl Session {
             ended: AtomicBool::new(false),
             initialized: AtomicBool::new(false),
         }
+    }
+
+    /// A session for one request alone (a 2026-07-28 POST).
+    #[allow(dead_code, reason = "made by the HTTP transport alone")]
+    pub(crate) fn single(engine: Arc<Engine>) -> Session {
+        Session {
+            single: true,
+            ..Session::new(engine)
+        }
+    }
+
+    /// The requests in flight that the client may cancel; made when first wanted (a session
+    /// of one request's tool call never wants it).
+    pub(crate) fn open_requests(&self) -> &Arc<OpenRequests> {
+        self.open.get_or_init(Arc::default)
+    }
+
+    /// Whether it serves one request alone.
+    pub(crate) fn single_request(&self) -> bool {
+        self.single
+    }
+
+    /// Where a call's id is kept while it runs, so that the client can cancel it; `None` in a
+    /// session of one request, where nothing else can name it.
+    pub(crate) fn call_ids(&self) -> Option<Arc<OpenRequests>> {
+        (!self.single_request()).then(|| Arc::clone(self.open_requests()))
+    }
+
+    /// Whether a request with this id is in flight.
+    pub(crate) fn is_open(&self, id: &IdKey) -> bool {
+        self.open.get().is_some_and(|open| open.contains(id))
+    }
+
+    /// Cancels the request with this id, if it is in flight (see [`OpenRequests::cancel`]).
+    pub(crate) fn cancel(&self, id: &IdKey) {
+        if let Some(open) = self.open.get() {
+            open.cancel(id);
+        }
+    }
+
+    /// Whether no request is in flight.
+    #[allow(dead_code, reason = "asked by the HTTP transport alone")]
+    pub(crate) fn is_idle(&self) -> bool {
+        self.open.get().is_none_or(|open| open.is_empty())
+    }
+
+    /// Its requests to the client; made when first wanted.
+    pub(crate) fn peer(&self) -> &Arc<Peer> {
+        self.peer.get_or_init(Arc::default)
     }
 
     /// The client sent `notifications/initialized`: the hook hears it the first time, once
@@ -149,14 +204,18 @@ impl Session {
         if let Some(info) = self.info() {
             self.engine.hooks.ended(&info);
         }
-        self.open.signal_all();
+        if let Some(open) = self.open.get() {
+            open.signal_all();
+        }
         // The tasks only this session could follow stop too.
         if let Some(owner) = self.task_owner.get() {
             self.engine
                 .running
                 .signal(Some(&format!("session:{owner}")));
         }
-        self.peer.close();
+        if let Some(peer) = self.peer.get() {
+            peer.close();
+        }
     }
 
     /// The client's roots changed: the next call that reads them asks again, and the server's

@@ -86,7 +86,7 @@ impl Session {
             },
             finish: Delivery {
                 engine: Arc::clone(engine),
-                open: Arc::clone(&self.open),
+                open: self.call_ids(),
                 batch: batch.cloned(),
                 _admitted: Some(admitted),
             },
@@ -240,7 +240,7 @@ impl Session {
             },
             task,
         });
-        if !self.open.insert(&record) {
+        if !self.single_request() && !self.open_requests().insert(&record) {
             return Err(id_in_use(id));
         }
         Ok(record)
@@ -288,7 +288,7 @@ impl Session {
         let (version, params) = (request.version, request.params);
         let engine = &self.engine;
         if version.era() == Era::Legacy {
-            let peer = Arc::clone(&self.peer);
+            let peer = Arc::clone(self.peer());
             let roots = Arc::clone(self.roots.get_or_init(Arc::default));
             return Ok(Asking::requests(forms, peer, engine.ask_timeout, roots));
         }

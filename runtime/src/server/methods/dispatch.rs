@@ -333,7 +333,7 @@ impl Session {
         if engine.announces() {
             engine
                 .listeners
-                .session(scope.outlet, &self.open, self.heard());
+                .session(scope.outlet, self.open_requests(), self.heard());
         }
         let result = wire::initialize(&engine.info, version, &engine.offer);
         Ok(Reply::Now(jsonrpc::result_line(id, &result)))
@@ -376,7 +376,7 @@ impl Session {
                  {MAX_SUBSCRIPTIONS}"
             )));
         }
-        if !self.open.insert_stream(IdKey::of(id)) {
+        if !self.open_requests().insert_stream(IdKey::of(id)) {
             return Err(id_in_use(id));
         }
         let engine = &self.engine;
@@ -408,7 +408,7 @@ impl Session {
         if !notifications.is_empty() {
             engine
                 .listeners
-                .subscription(scope.outlet, &self.open, id, wants);
+                .subscription(scope.outlet, self.open_requests(), id, wants);
         }
         let params = serde_json::json!({
             "notifications": notifications,

@@ -55,7 +55,7 @@ impl Session {
                 // An id in flight cannot be reused: the client could not tell the answers apart.
                 // (`tools/call` checks as it registers the call; every other request here, since
                 // some answer before they would register.)
-                let answer = if method != Method::ToolsCall && self.open.contains(&IdKey::of(id)) {
+                let answer = if method != Method::ToolsCall && self.is_open(&IdKey::of(id)) {
                     refuse(Some(id), &id_in_use(id))
                 } else {
                     let scope = RequestScope {
@@ -85,7 +85,7 @@ impl Session {
                 match method {
                     Method::Cancelled => {
                         if let Some(id) = params.rare().request_id {
-                            self.open.cancel(&IdKey::of(id));
+                            self.cancel(&IdKey::of(id));
                         }
                     }
                     Method::RootsListChanged => self.roots_changed(),
@@ -97,7 +97,7 @@ impl Session {
             Message::Response { id, outcome } => {
                 // Routed to the request of the server's that awaits it; any other is dropped.
                 if let Some(id) = id {
-                    self.peer.resolve(id, outcome);
+                    self.peer().resolve(id, outcome);
                 }
                 Reply::None
             }

@@ -263,7 +263,7 @@ impl Session {
         let record = self.open_record(request, run.name, run.states, run.asking, run.uri, None)?;
         let delivery = Delivery {
             engine: Arc::clone(&self.engine),
-            open: Arc::clone(&self.open),
+            open: self.call_ids(),
             batch: batch.cloned(),
             _admitted: admitted,
         };

@@ -115,7 +115,7 @@ impl Session {
             .map_or(tasks.ttl, Duration::from_millis);
         let opening = Opening {
             engine: Arc::clone(&self.engine),
-            open: Arc::clone(&self.open),
+            open: self.call_ids(),
             owner: self.task_owner(version, scope),
             ttl,
             listed: (!version.has_tasks_extension()).then(|| Arc::clone(self.tasks())),
@@ -136,7 +136,7 @@ pub(crate) fn declares_extension(meta: &Meta<'_>) -> bool {
 /// Makes a call a task.
 struct Opening {
     engine: Arc<Engine>,
-    open: Arc<OpenRequests>,
+    open: Option<Arc<OpenRequests>>,
     owner: String,
     ttl: Duration,
     /// The session's list of tasks, on 2025-11-25.
@@ -167,7 +167,7 @@ impl Escalate for Opening {
                 let detail = format!("the task could not be created: {error}");
                 let error = masked_error("tool", &record.name, expose, &detail);
                 let rendered = Rendered::error(&record.id, &error);
-                answer(&self.open, None, record, &span, rendered, outcome);
+                answer(self.open.as_deref(), None, record, &span, rendered, outcome);
                 return None;
             }
             // Watched before the client can know of it, so that no change it makes is missed.
@@ -184,7 +184,7 @@ impl Escalate for Opening {
                 listed.push_back(task.id.clone());
             }
             if !answer(
-                &self.open,
+                self.open.as_deref(),
                 None,
                 record,
                 &span,

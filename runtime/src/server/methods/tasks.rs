@@ -106,7 +106,7 @@ impl Session {
         let owner = self.task_owner(version, request.scope);
         let book = Arc::clone(&self.engine.tasks);
         let listed = Arc::clone(self.tasks());
-        let peer = Arc::clone(&self.peer);
+        let peer = Arc::clone(self.peer());
         let run = Run {
             name: Cow::Borrowed("tasks"),
             // Reading or changing a task is quick, and must not wait behind the tasks running

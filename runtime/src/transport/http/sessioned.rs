@@ -143,7 +143,7 @@ impl Endpoint {
                     let inner = &session.session;
                     self.engine
                         .listeners
-                        .connection(&outlet, &inner.open, inner.heard());
+                        .connection(&outlet, inner.open_requests(), inner.heard());
                     session.keep_listener(outlet);
                 }
                 let body = EventBody::new(stream, EventStream::FIRST, false, keep_alive, None);

@@ -157,7 +157,7 @@ impl HttpSession {
             .unwrap_or_else(|e| e.into_inner())
             .elapsed()
             > limit;
-        quiet && self.session.open.is_empty() && !self.streams().in_use()
+        quiet && self.session.is_idle() && !self.streams().in_use()
     }
 
     fn streams(&self) -> MutexGuard<'_, Streams> {

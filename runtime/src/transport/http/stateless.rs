@@ -75,7 +75,7 @@ impl Endpoint {
             Message::Notification { .. } => return Served::Now(accepted()),
             _ => unreachable!("only requests and notifications claim a revision"),
         };
-        let session = Session::new(Arc::clone(&self.engine));
+        let session = Session::single(Arc::clone(&self.engine));
         let stream = EventStream::new(None);
         let outlet = Outlet::new(
             "http",
