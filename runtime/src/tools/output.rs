@@ -5,7 +5,6 @@ use std::fmt::Display;
 
 use schemars::{JsonSchema, Schema, SchemaGenerator};
 use serde::Serialize;
-use serde_json::value::RawValue;
 
 use crate::tools::bind_error::BindError;
 use crate::tools::content::Content;
@@ -22,7 +21,9 @@ pub(crate) enum Repr {
     /// `json_text` says where its JSON is also sent as text.
     Result {
         content: Vec<Content>,
-        structured: Option<Box<RawValue>>,
+        /// The value's JSON, as serde_json wrote it: kept as written, not boxed to its length
+        /// (a second allocation).
+        structured: Option<String>,
         is_error: bool,
         json_text: JsonText,
     },
@@ -188,8 +189,8 @@ impl ToolOutput {
     /// their revision can carry it, not a JSON copy of the same data. With no blocks, the JSON
     /// of `value` is the text block.
     pub fn structured_with<T: Serialize + ?Sized>(value: &T, content: Vec<Content>) -> ToolOutput {
-        // `to_raw_value` keeps serde_json's own output without parsing it again.
-        match serde_json::value::to_raw_value(value) {
+        // serde_json's own output, not parsed again.
+        match serde_json::to_string(value) {
             Ok(raw) => ToolOutput {
                 repr: Repr::Result {
                     json_text: match content.is_empty() {
@@ -427,7 +428,7 @@ mod tests {
                 structured,
                 is_error,
                 ..
-            } => (content, structured.map(|s| s.get().to_owned()), is_error),
+            } => (content, structured, is_error),
             other => panic!("{other:?}"),
         }
     }

@@ -159,7 +159,7 @@ pub(crate) fn call_result(
     // content that is not an object (SEP-2106 makes the text a MUST for those), where the
     // revision has structured content but the tool advertised none (the value would be lost),
     // and for a revision without structured content only when the author asked.
-    let json = structured.as_deref().map(RawValue::get).filter(|json| {
+    let json = structured.as_deref().filter(|json| {
         let object = json.starts_with('{');
         match (json_text, &structured_content) {
             (JsonText::Only, _) => true,
@@ -243,10 +243,10 @@ struct ContentOut<'a> {
 
 /// A tool's structured value, as the revision's output schema describes it.
 enum Structured<'a> {
-    AsIs(&'a RawValue),
+    AsIs(&'a str),
     /// `{"result": value}`, for revisions whose structured content must be an object. Written
     /// around the value rather than built as a new document, which would be parsed again.
-    Wrapped(&'a RawValue),
+    Wrapped(&'a str),
 }
 
 /// A `tools/call` result.
@@ -276,11 +276,11 @@ impl CallToolResult<'_> {
         match &self.structured_content {
             Some(Structured::AsIs(value)) => {
                 out.extend_from_slice(br#","structuredContent":"#);
-                out.extend_from_slice(value.get().as_bytes());
+                out.extend_from_slice(value.as_bytes());
             }
             Some(Structured::Wrapped(value)) => {
                 out.extend_from_slice(br#","structuredContent":{"result":"#);
-                out.extend_from_slice(value.get().as_bytes());
+                out.extend_from_slice(value.as_bytes());
                 out.push(b'}');
             }
             None => {}
