@@ -183,3 +183,57 @@ fn a_quiet_connection_is_closed_and_one_that_waits_for_its_answer_is_not() {
         .send();
     assert_eq!(again.json()["result"]["content"][0]["text"], "back");
 }
+
+/// Stopping, the server closes an idle keep-alive connection at once, and one waiting for its
+/// answer once the answer is sent; `stop` returns when both are closed, well before the two
+/// seconds it gives connections to close.
+#[test]
+fn a_stopping_server_closes_idle_connections_at_once_and_busy_ones_after_their_answer() {
+    let endpoint = Endpoint::start(Server::new("stopping", "1").tool::<echo>().tool::<nap>());
+    let keep_alive = |id, params: serde_json::Value| {
+        (endpoint.modern(id, "tools/call", params))
+            .header("Connection", "keep-alive")
+            .bytes()
+    };
+    let idle = TcpStream::connect(endpoint.addr).unwrap();
+    idle.set_read_timeout(Some(TIMEOUT)).unwrap();
+    (&idle)
+        .write_all(&keep_alive(
+            1,
+            json!({"name": "echo", "arguments": {"text": "hi"}}),
+        ))
+        .unwrap();
+    let echoed = Open::read_head(idle.try_clone().unwrap());
+    assert_eq!(echoed.header("connection"), None, "kept alive");
+    assert_eq!(echoed.finish().json()["result"]["content"][0]["text"], "hi");
+    let busy = TcpStream::connect(endpoint.addr).unwrap();
+    busy.set_read_timeout(Some(TIMEOUT)).unwrap();
+    (&busy)
+        .write_all(&keep_alive(2, json!({"name": "nap", "arguments": {}})))
+        .unwrap();
+    // The nap has started.
+    std::thread::sleep(QUIET / 3);
+    let asked = Instant::now();
+    let stopped = std::thread::spawn(move || endpoint.stop());
+    let mut byte = [0u8; 1];
+    assert_eq!(
+        (&idle).read(&mut byte).unwrap(),
+        0,
+        "the idle one is closed"
+    );
+    // At once: not after the half second calls in flight are given.
+    assert!(
+        asked.elapsed() < QUIET,
+        "at once: {:?}",
+        asked.elapsed()
+    );
+    let napped = Open::read_head(busy.try_clone().unwrap()).finish();
+    assert_eq!(napped.json()["result"]["content"][0]["text"], "rested");
+    assert_eq!((&busy).read(&mut byte).unwrap(), 0, "then the busy one");
+    stopped.join().unwrap().expect("serve returns Ok");
+    assert!(
+        asked.elapsed() < Duration::from_millis(1800),
+        "stopped once both were closed: {:?}",
+        asked.elapsed()
+    );
+}

@@ -9,15 +9,22 @@
 //! that was not busy and answered nothing for a whole bound, seen at two wake-ups in a row, is
 //! closed: after between one and one and a half bounds of quiet, as against exactly one. A
 //! request whose head arrives as the watchdog closes its connection is not run.
+//!
+//! The watchdog also closes its connection when the server stops (see [`Stopping`]): at once if
+//! it is idle, else by asking hyper to close it after the answer in flight. It is what hyper's
+//! graceful shutdown did, whose watcher is polled with its connection (a few hundred
+//! instructions a request); here the connection's task reads one flag when it is polled, and
+//! the watchdog, woken by the stop, does the rest.
 
 use std::pin::Pin;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::task::{Context, Poll};
 use std::time::Duration;
 
 use http_body::{Body, Frame, SizeHint};
-use tokio::sync::oneshot;
+use hyper_util::server::graceful::GracefulConnection;
+use tokio::sync::{mpsc, oneshot, watch as signal};
 use tokio::task::AbortHandle;
 
 /// The state of a connection closed by its watchdog: nothing starts on it any more.
@@ -27,7 +34,11 @@ const CLOSED: u64 = u64::MAX;
 /// times two, plus one while a request is in flight; or [`CLOSED`]. One word, so that the
 /// watchdog closes a connection only if nothing started on it since it looked.
 #[derive(Default)]
-pub(crate) struct Activity(AtomicU64);
+pub(crate) struct Activity(AtomicU64, Closing);
+
+/// The server is stopping: the connection is to close once its answer in flight is sent.
+#[derive(Default)]
+struct Closing(AtomicBool);
 
 impl Activity {
     /// A request's head was read: the connection waits for its answer. `false` when the
@@ -60,25 +71,108 @@ impl Activity {
     }
 }
 
-/// Closes `connection` once `activity` shows it quiet for `bound` (see the module's text);
-/// ends when the connection does, which `ended` says by being dropped with the connection's
-/// task.
-pub(crate) fn watch(
+/// How often a stopping server's watchdog looks whether its connection became idle.
+const STOP_TICK: Duration = Duration::from_millis(10);
+
+/// The server's stop, as every connection's watchdog hears it, and the connections still open,
+/// which the server waits for.
+pub(crate) struct Stopping {
+    signal: signal::Sender<bool>,
+    /// Held by every connection's task: the last one's drop closes `closed`.
+    open: mpsc::Sender<()>,
+    closed: mpsc::Receiver<()>,
+}
+
+impl Stopping {
+    pub(crate) fn new() -> Stopping {
+        let (open, closed) = mpsc::channel(1);
+        Stopping {
+            signal: signal::channel(false).0,
+            open,
+            closed,
+        }
+    }
+
+    /// Tells every connection to close: at once if it is idle, else once its answer in flight
+    /// is sent (a stream's, once the stream ends).
+    pub(crate) fn signal(&self) {
+        let _ = self.signal.send(true);
+    }
+
+    /// Waits until every connection has closed, or `grace` has passed.
+    pub(crate) async fn closed(self, grace: Duration) {
+        let Stopping {
+            open, mut closed, ..
+        } = self;
+        drop(open);
+        let _ = tokio::time::timeout(grace, closed.recv()).await;
+    }
+}
+
+/// Serves `connection` in a task of its own, watched (see the module's text): closed when
+/// `activity` shows it quiet for `bound`, or when the server stops.
+pub(crate) fn run<C>(connection: C, activity: Arc<Activity>, bound: Duration, stopping: &Stopping)
+where
+    C: GracefulConnection + Send + 'static,
+{
+    // Dropped with the connection's task, however it ends: its watchdog ends then.
+    let (alive, ended) = oneshot::channel::<()>();
+    let open = stopping.open.clone();
+    let closing = Arc::clone(&activity);
+    let task = tokio::spawn(async move {
+        let _held = (alive, open);
+        let mut connection = std::pin::pin!(connection);
+        let mut asked = false;
+        let _ = std::future::poll_fn(|cx| {
+            if !asked && closing.1.0.load(Ordering::Acquire) {
+                // hyper ends the connection once the answer in flight is sent.
+                connection.as_mut().graceful_shutdown();
+                asked = true;
+            }
+            connection.as_mut().poll(cx)
+        })
+        .await;
+    });
+    let stop = stopping.signal.subscribe();
+    watch(task.abort_handle(), activity, bound, ended, stop);
+}
+
+/// Closes `connection` once `activity` shows it quiet for `bound` (see the module's text), or
+/// once `stop` says the server stops and it is idle; ends when the connection does, which
+/// `ended` says by being dropped with the connection's task.
+fn watch(
     connection: AbortHandle,
     activity: Arc<Activity>,
     bound: Duration,
     mut ended: oneshot::Receiver<()>,
+    mut stop: signal::Receiver<bool>,
 ) {
-    let tick = (bound / 2).max(Duration::from_millis(1));
+    let mut tick = (bound / 2).max(Duration::from_millis(1));
     tokio::spawn(async move {
         let mut last = activity.0.load(Ordering::Acquire);
         let mut quiet = 0;
+        let mut stopping = false;
         loop {
             tokio::select! {
                 () = tokio::time::sleep(tick) => {}
                 _ = &mut ended => return,
+                // A stop, or the server gone without one.
+                _ = stop.changed(), if !stopping => {
+                    stopping = true;
+                    tick = STOP_TICK;
+                    activity.1.0.store(true, Ordering::Release);
+                }
             }
             let seen = activity.0.load(Ordering::Acquire);
+            if stopping {
+                // Busy: its task closes it after the answer, unless it became idle before its
+                // task read the flag, which the next tick sees.
+                if seen & 1 == 0 && activity.close_if(seen) {
+                    connection.abort();
+                    return;
+                }
+                continue;
+            }
             match seen & 1 == 0 && seen == last {
                 true => quiet += 1,
                 false => quiet = 0,

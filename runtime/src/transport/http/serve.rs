@@ -1,10 +1,11 @@
 //! Serving the endpoint at `/mcp` with hyper's HTTP/1 server: a bounded wait for each request's
 //! head (no slowloris: see `quiet`), a bound on its size, and a graceful shutdown.
 //!
-//! Shutting down (ctrl-c, SIGTERM, or a future of the caller's): stop accepting; give calls in
+//! Shutting down (ctrl-c, SIGTERM, or a future of the caller's): stop accepting, and close
+//! every connection that is idle (the others close once their answer is sent); give calls in
 //! flight the server's grace period to finish and their responses to go out; then end every
 //! session (their calls see their `Cancellation` fire), answer open `subscriptions/listen`
-//! streams, and return.
+//! streams, and return once the connections have closed (or after two seconds more).
 
 use std::future::Future;
 use std::io;
@@ -15,12 +16,11 @@ use std::time::Duration;
 use http::{Request, Response, StatusCode};
 use hyper::body::Incoming;
 use hyper_util::rt::TokioIo;
-use hyper_util::server::graceful::GracefulShutdown;
 use tokio::net::TcpListener;
 
 use crate::server::{Error, Result, Server};
 use crate::transport::http::config::Http;
-use crate::transport::http::quiet::{self, Activity};
+use crate::transport::http::quiet::{self, Activity, Stopping};
 use crate::transport::http::reply::refusal;
 use crate::transport::http::service::{HttpService, PATH};
 use crate::transport::http::stream::ResponseBody;
@@ -129,7 +129,7 @@ impl HttpService {
             .header_read_timeout(None)
             .max_buf_size(http.max_header_size.max(8192));
         let bound = http.header_timeout;
-        let graceful = GracefulShutdown::new();
+        let stopping = Stopping::new();
         let mut shutdown = std::pin::pin!(shutdown);
         loop {
             let (tcp, _) = tokio::select! {
@@ -156,7 +156,8 @@ impl HttpService {
                 let open = activity.started();
                 async move {
                     let response = match endpoint.serves(request.uri().path()) {
-                        // Its connection is being closed for being quiet as the head came.
+                        // Its connection is being closed (quiet, or the server stopping) as
+                        // the head came.
                         _ if !open => closing(),
                         false => not_found(),
                         // Boxed, as the tower `Service` boxes it: hyper keeps a connection's
@@ -168,16 +169,11 @@ impl HttpService {
                     Ok::<_, std::convert::Infallible>(response.map(|body| activity.watching(body)))
                 }
             });
-            let connection = graceful.watch(builder.serve_connection(TokioIo::new(tcp), service));
-            // Dropped with the connection's task, however it ends: its watchdog ends then.
-            let (alive, ended) = tokio::sync::oneshot::channel::<()>();
-            let task = tokio::spawn(async move {
-                let _alive = alive;
-                let _ = connection.await;
-            });
-            quiet::watch(task.abort_handle(), activity, bound, ended);
+            let connection = builder.serve_connection(TokioIo::new(tcp), service);
+            quiet::run(connection, activity, bound, &stopping);
         }
         drop(listener);
+        stopping.signal();
         let engine = Arc::clone(&self.endpoint.engine);
         let grace = engine.limits.shutdown_grace;
         let in_flight = Arc::clone(&engine.in_flight);
@@ -185,7 +181,7 @@ impl HttpService {
         engine.running.signal(None);
         let _ = tokio::task::spawn_blocking(move || in_flight.wait_idle(grace)).await;
         self.endpoint.close();
-        let _ = tokio::time::timeout(CLOSE_GRACE, graceful.shutdown()).await;
+        stopping.closed(CLOSE_GRACE).await;
         Ok(())
     }
 }
@@ -194,7 +190,7 @@ fn closing() -> Response<ResponseBody> {
     let mut response = refusal(
         StatusCode::SERVICE_UNAVAILABLE,
         None,
-        "the connection was closed for being quiet; send the request again",
+        "the connection is closing; send the request again",
     );
     response.headers_mut().insert(
         http::header::CONNECTION,
