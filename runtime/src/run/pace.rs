@@ -16,13 +16,15 @@
 //! Reading the thread's clock and waits takes two system calls, a tenth of a quick HTTP call's
 //! CPU time. So a trusted tool with a clean record runs on a worker with the wall clock only:
 //! a run shorter than `QUICK` by it is quick whatever the thread did. A longer one cannot be
-//! told from a preempted quick run, so it is no strike: it sends the tool back to the pool
-//! (where every run is read) and has it watched, its worker runs read too, until `WATCH`
-//! quick runs in a row. A watch is short: a preempted run is common on a busy machine (one
-//! in some thousands of calls on a core shared with other threads), and a watch as long as
-//! `FORGIVEN` kept the clock read on a quarter of all calls. A tool that is rarely slow can
-//! then run slow on a worker unread, between watches; each such run sends it back to the
-//! pool, and a slow run while it is watched is a strike.
+//! told from a preempted quick run, so it is no strike: it has the tool watched, its worker
+//! runs read, until `WATCH` quick runs in a row (the next run read tells a slow tool, which
+//! then goes back to the pool); one that took `BLOCKING` or more, which held up its worker
+//! whatever the reason, also sends the tool back to the pool at once. A watch is short: a
+//! preempted run is common on a busy machine (one in some thousands of calls on a core shared
+//! with other threads), and a watch as long as `FORGIVEN`, each beginning with a return to
+//! the pool, kept the clock read on a quarter of all calls. A tool that is rarely slow can
+//! then run slow on a worker unread, between watches; a slow run while it is watched is a
+//! strike.
 
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::time::{Duration, Instant};
@@ -88,10 +90,14 @@ impl Pace {
     pub(crate) fn record(&self, cost: Cost, on_worker: bool) {
         if cost.unread {
             self.watched.store(true, Ordering::Relaxed);
+            let held_up = cost.wall >= BLOCKING;
             let _ = self
                 .runs
-                .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |runs| {
-                    (runs != NEVER).then_some(0)
+                .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |runs| match runs {
+                    NEVER => None,
+                    // Its next runs, read, say whether it is still quick.
+                    _ if held_up => Some(0),
+                    _ => Some(runs.min(TRUST)),
                 });
             return;
         }
@@ -338,7 +344,21 @@ mod tests {
         let long = meter.stop();
         assert!(long.unread);
         pace.record(long, true);
-        assert!(!pace.is_quick(), "back to the pool");
+        assert_eq!(
+            pace.is_quick(),
+            cfg!(target_os = "linux"),
+            "still trusted: its next runs, read, will tell"
+        );
+        assert!(
+            !matches!(pace.meter(true).start, Start::Unread),
+            "watched: its worker runs are read"
+        );
+        let meter = Meter::start(false);
+        std::thread::sleep(BLOCKING);
+        let blocking = meter.stop();
+        assert!(blocking.unread);
+        pace.record(blocking, true);
+        assert!(!pace.is_quick(), "it held up its worker: back to the pool");
         assert_eq!(pace.strikes.load(Ordering::Relaxed), 0, "no strike");
         (0..TRUST).for_each(|_| pace.record(QUICK_RUN, false));
         assert_eq!(
