@@ -222,11 +222,7 @@ fn a_stopping_server_closes_idle_connections_at_once_and_busy_ones_after_their_a
         "the idle one is closed"
     );
     // At once: not after the half second calls in flight are given.
-    assert!(
-        asked.elapsed() < QUIET,
-        "at once: {:?}",
-        asked.elapsed()
-    );
+    assert!(asked.elapsed() < QUIET, "at once: {:?}", asked.elapsed());
     let napped = Open::read_head(busy.try_clone().unwrap()).finish();
     assert_eq!(napped.json()["result"]["content"][0]["text"], "rested");
     assert_eq!((&busy).read(&mut byte).unwrap(), 0, "then the busy one");

@@ -91,14 +91,14 @@ impl Pace {
         if cost.unread {
             self.watched.store(true, Ordering::Relaxed);
             let held_up = cost.wall >= BLOCKING;
-            let _ = self
-                .runs
-                .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |runs| match runs {
-                    NEVER => None,
-                    // Its next runs, read, say whether it is still quick.
-                    _ if held_up => Some(0),
-                    _ => Some(runs.min(TRUST)),
-                });
+            let _ =
+                self.runs
+                    .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |runs| match runs {
+                        NEVER => None,
+                        // Its next runs, read, say whether it is still quick.
+                        _ if held_up => Some(0),
+                        _ => Some(runs.min(TRUST)),
+                    });
             return;
         }
         let quick = cost.cpu < QUICK && (!cost.waited || cost.wall < QUICK_WAIT);

@@ -16,8 +16,8 @@ use std::time::Duration;
 
 use bytes::Buf;
 use bytes::Bytes;
-use http::header::{CONNECTION, HOST, ORIGIN};
-use http::{HeaderMap, HeaderValue, Response, StatusCode};
+use http::header::CONNECTION;
+use http::{HeaderValue, Response, StatusCode};
 use http_body_util::BodyExt;
 use serde_json::value::RawValue;
 
@@ -64,25 +64,23 @@ impl Endpoint {
         }
     }
 
-    /// DNS rebinding: a `Host` or `Origin` (when `origin` says) the server does not know is
-    /// refused before anything else happens.
+    /// DNS rebinding: a `Host` or `Origin` (the first of each; `origin` is `None` where it is
+    /// not checked) the server does not know is refused before anything else happens.
     pub(super) fn guard(
         &self,
-        headers: &HeaderMap,
-        origin: bool,
+        host: Option<&HeaderValue>,
+        origin: Option<&HeaderValue>,
     ) -> Option<Response<ResponseBody>> {
-        let header = |name| {
-            headers
-                .get(name)
-                .and_then(|v: &HeaderValue| v.to_str().ok())
-        };
-        if let Some(host) = header(HOST)
+        fn text(value: Option<&HeaderValue>) -> Option<&str> {
+            value.and_then(|v| v.to_str().ok())
+        }
+        if let Some(host) = text(host)
             && !self.http.hosts().host(host)
         {
             let message = format!("host `{host}` is not allowed");
             return Some(refusal(StatusCode::FORBIDDEN, None, message));
         }
-        if let Some(origin) = header(ORIGIN).filter(|_| origin)
+        if let Some(origin) = text(origin)
             && !self.http.origins.origin(origin)
         {
             let message = format!("origin `{origin}` is not allowed");

@@ -1,7 +1,8 @@
 //! The request headers a POST is served by, found in one pass over its header map, and what
 //! `Accept` and `Content-Type` say.
 //!
-//! Every POST reads up to eight headers. Looked up one by one, each lookup hashes the name and
+//! Every POST reads up to nine headers (`Host` and `Origin` for the DNS-rebinding guard among
+//! them). Looked up one by one, each lookup hashes the name and
 //! probes the map; read in one pass, each header is one comparison of its name, and the
 //! common `Accept` value one comparison of its bytes.
 
@@ -81,6 +82,9 @@ pub(crate) struct Head<'h> {
     /// `Mcp-Method` and `Mcp-Name` (2026-07-28).
     pub(crate) method: Once<'h>,
     pub(crate) name: Once<'h>,
+    /// What the DNS-rebinding guard checks.
+    pub(crate) host: Option<&'h HeaderValue>,
+    pub(crate) origin: Option<&'h HeaderValue>,
 }
 
 impl<'h> Head<'h> {
@@ -99,6 +103,8 @@ impl<'h> Head<'h> {
                 "mcp-protocol-version" => head.protocol_version.add(value),
                 "mcp-method" => head.method.add(value),
                 "mcp-name" => head.name.add(value),
+                "host" => first(&mut head.host, value),
+                "origin" => first(&mut head.origin, value),
                 _ => {}
             }
         }
@@ -173,8 +179,16 @@ mod tests {
             ("mcp-name", "a"),
             ("mcp-name", "b"),
             ("x-other", "1"),
+            ("host", "localhost:3000"),
+            ("host", "evil.example"),
         ]);
         let head = Head::read(&map);
+        assert_eq!(
+            head.host.unwrap(),
+            "localhost:3000",
+            "the first, as a lookup finds"
+        );
+        assert!(head.origin.is_none());
         assert!(is_json(head.content_type));
         assert_eq!(head.content_length.unwrap(), "12");
         assert!(head.expect.is_none());

@@ -19,7 +19,8 @@ use std::pin::Pin;
 use std::sync::Arc;
 use std::task::{Context, Poll};
 
-use http::{Method, Request, Response, StatusCode};
+use http::header::{HOST, ORIGIN};
+use http::{HeaderValue, Method, Request, Response, StatusCode};
 
 use crate::call::auth::Auth;
 use crate::protocol::jsonrpc::{self, Message};
@@ -97,27 +98,48 @@ impl Endpoint {
             // Tools run on the runtime that serves HTTP.
             self.engine.workers.adopt_current();
             self.start_sweeping();
-            // The metadata is for any web page to read: only its `Host` is checked.
-            let authorization = self.http.authorization.as_ref();
-            let metadata = authorization.is_some_and(|a| a.is_metadata_path(parts.uri.path()));
-            if let Some(refused) = self.guard(&parts.headers, !metadata) {
-                return Box::pin(self.refuse_unvouched(&parts.headers, body, refused)).await;
+            // A POST reads `Host` and `Origin` with the rest of its head.
+            if parts.method == Method::POST {
+                return self.post(&mut parts, body).await;
             }
-            if let Some(authorization) = authorization {
-                if let Some(metadata) = authorization.metadata(&parts) {
-                    return metadata;
-                }
-                if let Some(refused) = authorization.admit(&mut parts).await {
-                    return Box::pin(self.refuse_unvouched(&parts.headers, body, refused)).await;
-                }
+            let headers = &parts.headers;
+            let (host, origin) = (headers.get(HOST), headers.get(ORIGIN));
+            let (method, uri) = (&parts.method, &parts.uri);
+            let vouched = self.vouch(host, origin, method, uri, headers, &mut parts.extensions);
+            if let Some(refused) = vouched.await {
+                return refused.response(&self, &parts.headers, body).await;
             }
             match parts.method {
-                Method::POST => self.post(&mut parts, body).await,
                 Method::GET => self.get(&parts.headers, &parts.extensions),
                 Method::DELETE => self.delete(&parts.headers, parts.extensions.get::<Auth>()),
                 _ => not_allowed(),
             }
         }
+    }
+
+    /// Whether the request goes on: refused by the DNS-rebinding guard (its `Host`, and its
+    /// `Origin` unless it asks for the metadata, which is for any web page to read) or for
+    /// its credentials, or answered with the metadata document; `None` lets it through.
+    async fn vouch(
+        &self,
+        host: Option<&HeaderValue>,
+        origin: Option<&HeaderValue>,
+        method: &Method,
+        uri: &http::Uri,
+        headers: &http::HeaderMap,
+        extensions: &mut http::Extensions,
+    ) -> Option<Stopped> {
+        let authorization = self.http.authorization.as_ref();
+        let metadata = authorization.is_some_and(|a| a.is_metadata_path(uri.path()));
+        if let Some(refused) = self.guard(host, origin.filter(|_| !metadata)) {
+            return Some(Stopped::Refused(refused));
+        }
+        let authorization = authorization?;
+        if let Some(metadata) = authorization.metadata(method, uri) {
+            return Some(Stopped::Answered(metadata));
+        }
+        let admitted = authorization.admit(uri, headers, extensions).await;
+        admitted.map(Stopped::Refused)
     }
 
     /// `refused`, once the body it did not need was read and dropped (see `body`).
@@ -163,12 +185,24 @@ impl Endpoint {
         B::Data: Send,
         B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
     {
+        let head = Head::read(&parts.headers);
+        let (method, uri, headers) = (&parts.method, &parts.uri, &parts.headers);
+        let vouched = self.vouch(
+            head.host,
+            head.origin,
+            method,
+            uri,
+            headers,
+            &mut parts.extensions,
+        );
+        if let Some(refused) = vouched.await {
+            return refused.response(self, &parts.headers, body).await;
+        }
         #[cfg(feature = "opentelemetry")]
         if let Some(context) = trace_headers(&parts.headers) {
             parts.extensions.insert(context);
         }
         let headers = &parts.headers;
-        let head = Head::read(headers);
         if !is_json(head.content_type) {
             let message = "send the message as `Content-Type: application/json`";
             let refused = refusal(StatusCode::UNSUPPORTED_MEDIA_TYPE, None, message);
@@ -236,6 +270,30 @@ impl Endpoint {
             }
         };
         self.wait(pending).await
+    }
+}
+
+/// A request that goes no further than `vouch`.
+enum Stopped {
+    /// Refused before anything vouched for its client: its body is read within a short bound.
+    Refused(Response<ResponseBody>),
+    /// The metadata document.
+    Answered(Response<ResponseBody>),
+}
+
+impl Stopped {
+    async fn response<B: http_body::Body>(
+        self,
+        endpoint: &Endpoint,
+        headers: &http::HeaderMap,
+        body: B,
+    ) -> Response<ResponseBody> {
+        match self {
+            Stopped::Refused(refused) => {
+                Box::pin(endpoint.refuse_unvouched(headers, body, refused)).await
+            }
+            Stopped::Answered(document) => document,
+        }
     }
 }
 

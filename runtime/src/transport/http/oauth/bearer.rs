@@ -5,26 +5,29 @@
 //! once (RFC 6750 §3.1, `invalid_request`).
 
 use http::header::AUTHORIZATION;
-use http::request::Parts;
+use http::{HeaderMap, Uri};
 
 /// The request's bearer token: `Ok(None)` when it presents none (no `Authorization`, or one of
 /// another scheme, which carries no bearer credentials; a token in the query string is not
 /// read); `Err` with the reason when the request is malformed.
-pub(crate) fn token(parts: &Parts) -> Result<Option<&str>, &'static str> {
-    let in_query = parts.uri.query().is_some_and(|query| {
+pub(crate) fn token<'h>(
+    uri: &Uri,
+    headers: &'h HeaderMap,
+) -> Result<Option<&'h str>, &'static str> {
+    let in_query = uri.query().is_some_and(|query| {
         query
             .split('&')
             .any(|pair| pair.split('=').next() == Some("access_token"))
     });
-    if in_query && parts.headers.contains_key(AUTHORIZATION) {
+    if in_query && headers.contains_key(AUTHORIZATION) {
         return Err(
             "credentials in the query string and in `Authorization` at once; send \
                     `Authorization: Bearer` alone",
         );
     }
-    let mut values = parts.headers.get_all(AUTHORIZATION).iter();
+    let mut values = headers.get_all(AUTHORIZATION).iter();
     let (Some(value), None) = (values.next(), values.next()) else {
-        return match parts.headers.contains_key(AUTHORIZATION) {
+        return match headers.contains_key(AUTHORIZATION) {
             true => Err("the request has more than one `Authorization` header"),
             false => Ok(None),
         };
@@ -59,7 +62,7 @@ fn is_b64token(token: &str) -> bool {
 mod tests {
     use super::*;
 
-    fn parts(uri: &str, headers: &[&str]) -> Parts {
+    fn parts(uri: &str, headers: &[&str]) -> http::request::Parts {
         let mut request = http::Request::builder().uri(uri);
         for value in headers {
             request = request.header(AUTHORIZATION, *value);
@@ -67,19 +70,26 @@ mod tests {
         request.body(()).unwrap().into_parts().0
     }
 
+    fn token_of(parts: &http::request::Parts) -> Result<Option<&str>, &'static str> {
+        token(&parts.uri, &parts.headers)
+    }
+
     #[test]
     fn tokens() {
         assert_eq!(
-            token(&parts("/mcp", &["Bearer abc.def-_~+/=="])),
+            token_of(&parts("/mcp", &["Bearer abc.def-_~+/=="])),
             Ok(Some("abc.def-_~+/=="))
         );
-        assert_eq!(token(&parts("/mcp", &["bearer  abc"])), Ok(Some("abc")));
-        assert_eq!(token(&parts("/mcp", &[])), Ok(None));
-        assert_eq!(token(&parts("/mcp", &["Basic YTpi"])), Ok(None));
-        assert_eq!(token(&parts("/mcp?x=1", &["Bearer abc"])), Ok(Some("abc")));
+        assert_eq!(token_of(&parts("/mcp", &["bearer  abc"])), Ok(Some("abc")));
+        assert_eq!(token_of(&parts("/mcp", &[])), Ok(None));
+        assert_eq!(token_of(&parts("/mcp", &["Basic YTpi"])), Ok(None));
+        assert_eq!(
+            token_of(&parts("/mcp?x=1", &["Bearer abc"])),
+            Ok(Some("abc"))
+        );
         // The query string is no place for a token: alone, it is no credential at all.
-        assert_eq!(token(&parts("/mcp?access_token=abc", &[])), Ok(None));
-        assert_eq!(token(&parts("/mcp?x=1&access_token=abc", &[])), Ok(None));
+        assert_eq!(token_of(&parts("/mcp?access_token=abc", &[])), Ok(None));
+        assert_eq!(token_of(&parts("/mcp?x=1&access_token=abc", &[])), Ok(None));
     }
 
     #[test]
@@ -95,7 +105,7 @@ mod tests {
             ("/mcp?x=1&access_token=abc", &["Bearer abc"]),
             ("/mcp?access_token=abc", &["Basic YTpi"]),
         ] {
-            assert!(token(&parts(uri, headers)).is_err(), "{uri} {headers:?}");
+            assert!(token_of(&parts(uri, headers)).is_err(), "{uri} {headers:?}");
         }
     }
 }

@@ -8,8 +8,7 @@ use http::header::{
     ACCESS_CONTROL_ALLOW_HEADERS, ACCESS_CONTROL_ALLOW_METHODS, ACCESS_CONTROL_ALLOW_ORIGIN, ALLOW,
     CONTENT_TYPE,
 };
-use http::request::Parts;
-use http::{HeaderValue, Method, Response, StatusCode};
+use http::{Extensions, HeaderMap, HeaderValue, Method, Response, StatusCode, Uri};
 use serde_json::{Map, Value, json};
 
 use crate::call::auth::Auth;
@@ -49,12 +48,12 @@ impl Authorization {
 
     /// The metadata document, if `parts` asks for it (a GET or a CORS preflight of one of its
     /// paths). It is public: no token, and any web page may read it.
-    pub(crate) fn metadata(&self, parts: &Parts) -> Option<Response<ResponseBody>> {
+    pub(crate) fn metadata(&self, method: &Method, uri: &Uri) -> Option<Response<ResponseBody>> {
         let resource = self.inner.resource.as_ref().ok()?;
-        if !resource.is_metadata(parts.uri.path()) {
+        if !resource.is_metadata(uri.path()) {
             return None;
         }
-        let mut response = match parts.method {
+        let mut response = match *method {
             Method::GET | Method::HEAD => {
                 let body = self.inner.document().to_string().into_bytes();
                 let mut response = Response::new(ResponseBody::full(body));
@@ -88,7 +87,12 @@ impl Authorization {
     }
 
     /// Puts the request's caller into its extensions, or answers it: `None` lets it through.
-    pub(crate) async fn admit(&self, parts: &mut Parts) -> Option<Response<ResponseBody>> {
+    pub(crate) async fn admit(
+        &self,
+        uri: &Uri,
+        headers: &HeaderMap,
+        extensions: &mut Extensions,
+    ) -> Option<Response<ResponseBody>> {
         let settings = &self.inner;
         let refused = |refusal: Refusal| {
             tracing::debug!(
@@ -103,7 +107,7 @@ impl Authorization {
             Err(e) => return refused(Refusal::Unavailable(e.clone())),
         };
         let caller = match &settings.source {
-            Source::Tokens(verifier) => match bearer::token(parts) {
+            Source::Tokens(verifier) => match bearer::token(uri, headers) {
                 Err(reason) => return refused(Refusal::Malformed(reason.to_owned())),
                 Ok(None) => return refused(Refusal::Missing),
                 Ok(Some(token)) => match verifier.verify(token, &resource.uri).await {
@@ -115,10 +119,10 @@ impl Authorization {
                     }
                 },
             },
-            Source::Gateway(header) => match parts.headers.get(header) {
+            Source::Gateway(header) => match headers.get(header) {
                 None => return refused(Refusal::Missing),
                 // One of them did not come from the gateway.
-                Some(_) if parts.headers.get_all(header).iter().nth(1).is_some() => {
+                Some(_) if headers.get_all(header).iter().nth(1).is_some() => {
                     let reason = format!("the request has more than one `{header}` header");
                     return refused(Refusal::Malformed(reason));
                 }
@@ -133,8 +137,8 @@ impl Authorization {
             tracing::debug!(subject = caller.subject(), scope = %missing, "scope missing");
             return refused(Refusal::Insufficient(settings.required.clone()));
         }
-        parts.extensions.insert(caller);
-        parts.extensions.insert(Protected(Arc::clone(&self.inner)));
+        extensions.insert(caller);
+        extensions.insert(Protected(Arc::clone(&self.inner)));
         None
     }
 }

@@ -67,10 +67,11 @@ where
         Box::pin(async move {
             let (mut parts, body) = request.into_parts();
             let ours = |response: Response<ResponseBody>| Ok(response.map(Either::Right));
-            if let Some(metadata) = authorization.metadata(&parts) {
+            if let Some(metadata) = authorization.metadata(&parts.method, &parts.uri) {
                 return ours(metadata);
             }
-            if let Some(refused) = authorization.admit(&mut parts).await {
+            let admitted = authorization.admit(&parts.uri, &parts.headers, &mut parts.extensions);
+            if let Some(refused) = admitted.await {
                 // The body is read (to keep the connection) within a short bound, as the
                 // endpoint reads the body of a request it refuses before it knows its caller.
                 let (limit, time) = REFUSED_BOUND;
