@@ -167,7 +167,7 @@ const RUNTIME: Folders = &[
     (
         "transport/http",
         &[
-            &["body", "headers", "quiet"],
+            &["backlog", "body", "headers", "quiet"],
             &["head"],
             &["stream"],
             &["oauth"],

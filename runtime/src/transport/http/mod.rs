@@ -5,6 +5,7 @@
 //! "HTTP+SSE" transport (a GET stream plus a POST endpoint announced on it) is not served: it is
 //! deprecated, and 2024-11-05 clients are served over stdio.
 
+mod backlog;
 mod body;
 mod config;
 mod endpoint;

@@ -7,7 +7,6 @@
 //! `Context::close_stream`) resumes it with a GET and `Last-Event-ID`. Elsewhere events carry no
 //! id and a stream is read once.
 
-use std::collections::VecDeque;
 use std::pin::Pin;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::task::{Context, Poll, Waker};
@@ -22,6 +21,7 @@ use crate::call::outlet::Sink;
 use crate::call::record::CallRecord;
 use crate::protocol::code::ErrorCode;
 use crate::tools::headers::ParamHeader;
+use crate::transport::http::backlog::Backlog;
 use crate::transport::http::headers;
 
 /// How long a client waits before reconnecting to a stream the server let go (SSE `retry`).
@@ -42,7 +42,7 @@ struct State {
     /// The events, oldest first, with their numbers (from 1; the priming event is 0). A stream
     /// without ids drops each event once read; one with ids keeps them for a client that
     /// resumes, up to `KEPT`.
-    events: VecDeque<(u64, Bytes)>,
+    events: Backlog,
     next: u64,
     /// The answer came (or will never come): nothing more follows.
     finished: bool,
